@@ -1,0 +1,24 @@
+import type { App } from '../shared/http.js';
+import type { AuthDeps } from './oauth/deps.js';
+import { registerAuthorizeRoutes } from './routes/authorize.js';
+import { registerConsentRoutes } from './routes/consent.js';
+import { registerDiscoveryRoutes } from './routes/discovery.js';
+import { registerExpireRoute } from './routes/expire.js';
+import { registerLoginRoutes } from './routes/login.js';
+import { registerRevokeRoutes } from './routes/revoke.js';
+import { registerStaticRoutes } from './routes/static.js';
+import { registerTokenRoute } from './routes/token.js';
+import { registerUserinfoRoute } from './routes/userinfo.js';
+
+/** The authorization service's routes — its table of contents. */
+export function registerAuthService(app: App, deps: AuthDeps): void {
+  registerStaticRoutes(app);
+  registerDiscoveryRoutes(app, deps);
+  registerAuthorizeRoutes(app, deps);
+  registerLoginRoutes(app, deps);
+  registerConsentRoutes(app, deps);
+  registerTokenRoute(app, deps);
+  registerRevokeRoutes(app, deps);
+  if (deps.settings.sandbox) registerExpireRoute(app, deps);
+  registerUserinfoRoute(app, deps);
+}

@@ -1,0 +1,100 @@
+import { textError } from '../../shared/errors.js';
+import type { App, AppStore } from '../store/apps.js';
+import type { PendingAuthorization } from '../store/sessions.js';
+import { messageError, pageError, serviceError, TEXT } from './errors.js';
+import { normalizeChallenge } from './pkce.js';
+import { redirectUriMatches } from './redirect-uri.js';
+import { ALL_SCOPES, isDemographic, parseScope, scopesToOffer } from './scopes.js';
+
+export type Params = Record<string, string | undefined>;
+
+export interface ValidAuthorization {
+  app: App;
+  request: PendingAuthorization;
+}
+
+/** Seed "Authorize request parameters": `state` shorter than this is refused. */
+export const MIN_STATE_LENGTH = 16;
+
+/**
+ * Step 1 — the client and its redirect URI, before anything else (decisions file): a failure here is shown
+ * to the enrollee as a page and never redirected, since the redirect target itself is not trusted.
+ */
+async function identifyClient(apps: AppStore, params: Params): Promise<App> {
+  if (!params.client_id) throw pageError(401, 'invalid_client', 'App id failed');
+  const app = await apps.findApp(params.client_id);
+  if (!app) throw pageError(400, 'invalid_client', 'Application does not exist (client_id)');
+  if (!app.active) throw pageError(403, 'invalid_client', TEXT.appInactive(app.name));
+  return app;
+}
+
+function resolveRedirectUri(app: App, given: string | undefined): string {
+  if (given === undefined || given === '') {
+    if (app.redirectUris.length === 1) return app.redirectUris[0]!;
+    throw pageError(400, 'invalid_request', 'Missing redirect URI.');
+  }
+  if (!redirectUriMatches(app.redirectUris, given)) throw pageError(400, 'invalid_request', 'Mismatching redirect URI.');
+  return given;
+}
+
+/** Step 2 — a confidential client's secret never travels through the browser (research §1.2 step 5). */
+function refuseClientSecret(params: Params): void {
+  if (params.client_secret !== undefined) throw textError(400, 'Illegal query parameter [client_secret] detected');
+}
+
+/** Step 3 — PKCE S256 and `state` are mandatory (seed "Authentication"; research §1.2 step 6). */
+function checkPkceAndState(params: Params): void {
+  if (params.code_challenge_method !== undefined && params.code_challenge_method !== 'S256') {
+    throw serviceError(400, 'invalid_request', 'code_challenge_method must be S256');
+  }
+  if (params.state !== undefined && params.state.length < MIN_STATE_LENGTH) {
+    throw messageError(400, `State parameter should have a minimum of ${MIN_STATE_LENGTH} characters`);
+  }
+  const required = ['code_challenge', 'code_challenge_method', 'state', 'response_type'] as const;
+  const missing = required.filter((name) => !params[name]);
+  if (missing.length > 0) throw messageError(400, `Missing Required Parameter(s): ${missing.join(', ')}`);
+  if (!/^[A-Za-z0-9_-]{43}=?$/.test(params.code_challenge!)) {
+    throw serviceError(400, 'invalid_request', 'code_challenge must be the base64url SHA-256 of the code_verifier');
+  }
+}
+
+/** Step 4 — only the authorization code flow (seed: implicit grant is not supported). */
+function checkResponseType(params: Params): void {
+  if (params.response_type !== 'code') {
+    throw serviceError(400, 'unsupported_response_type', 'response_type must be code');
+  }
+}
+
+/**
+ * Step 5 — scopes: unknown ones are refused; personal-information scopes are dropped silently for an app
+ * that does not collect personal information; no scope means the app's defaults (decisions file).
+ */
+function resolveScopes(app: App, raw: string | undefined): string[] {
+  const requested = parseScope(raw);
+  const refused = requested.filter(
+    (s) => !ALL_SCOPES.includes(s) || (!app.scopes.includes(s) && !(isDemographic(s) && !app.requireDemographicScopes)),
+  );
+  if (refused.length > 0) throw messageError(400, 'Invalid scopes.');
+  return scopesToOffer(requested, app.scopes);
+}
+
+/** Validates an authorize request (GET or POST) in the order the decisions file sets. */
+export async function validateAuthorizeRequest(apps: AppStore, params: Params): Promise<ValidAuthorization> {
+  const app = await identifyClient(apps, params);
+  const redirectUri = resolveRedirectUri(app, params.redirect_uri);
+  refuseClientSecret(params);
+  checkPkceAndState(params);
+  checkResponseType(params);
+  const scopes = resolveScopes(app, params.scope);
+  const lang = params.lang === 'en' || params.lang === 'es' ? params.lang : null;
+  return {
+    app,
+    request: {
+      redirectUri,
+      scopes,
+      state: params.state!,
+      codeChallenge: normalizeChallenge(params.code_challenge!),
+      lang,
+    },
+  };
+}

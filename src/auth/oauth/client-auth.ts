@@ -1,0 +1,78 @@
+import { constantTimeEqual, sha256 } from '../../shared/crypto.js';
+import type { App, AppStore } from '../store/apps.js';
+import { oauthError, serviceError, TEXT } from './errors.js';
+
+export interface ClientCredentials {
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  /** Where the client id came from: it decides the status of an unknown-app error (research §1.5). */
+  via: 'basic' | 'body' | 'none';
+}
+
+function formDecode(value: string): string {
+  return decodeURIComponent(value.replace(/\+/g, ' '));
+}
+
+/**
+ * Client credentials from HTTP Basic (RFC 6749 §2.3.1: id and secret form-urlencoded, then base64) or the
+ * body. Both may be present only when they agree (the Node SDK sends Basic plus the body `client_id`).
+ */
+export function readClientCredentials(
+  authorization: string | undefined,
+  body: Record<string, string | undefined>,
+): ClientCredentials {
+  const bodyId = body.client_id || undefined;
+  const bodySecret = body.client_secret || undefined;
+  if (authorization && /^basic /i.test(authorization)) {
+    const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw oauthError(401, 'invalid_client', 'Malformed Basic credentials.');
+    let id: string;
+    let secret: string;
+    try {
+      id = formDecode(decoded.slice(0, colon));
+      secret = formDecode(decoded.slice(colon + 1));
+    } catch {
+      throw oauthError(401, 'invalid_client', 'Malformed Basic credentials.');
+    }
+    if ((bodyId && bodyId !== id) || (bodySecret && bodySecret !== secret)) {
+      throw oauthError(400, 'invalid_request', 'Client credentials in the body do not match the Authorization header.');
+    }
+    return { clientId: id, clientSecret: secret, via: 'basic' };
+  }
+  if (bodyId) return { clientId: bodyId, clientSecret: bodySecret, via: 'body' };
+  return { clientId: undefined, clientSecret: undefined, via: 'none' };
+}
+
+/** True when `secret` hashes to the stored hash (compared in constant time). */
+export function secretMatches(app: App, secret: string | undefined): boolean {
+  return secret !== undefined && constantTimeEqual(sha256(secret), app.clientSecretHash);
+}
+
+/**
+ * Identifies and authenticates the client of a token-side request, in the anchor's order: identify the app,
+ * refuse an inactive one, then check the secret (research §1.5).
+ */
+export async function authenticateClient(
+  apps: AppStore,
+  credentials: ClientCredentials,
+  onFailure: (clientId: string | undefined, reason: string) => void,
+): Promise<App> {
+  if (!credentials.clientId) {
+    onFailure(undefined, 'no client id');
+    throw serviceError(401, 'invalid_client', 'App id failed');
+  }
+  const app = await apps.findApp(credentials.clientId);
+  if (!app) {
+    onFailure(credentials.clientId, 'unknown client');
+    throw credentials.via === 'basic'
+      ? serviceError(401, 'invalid_client', 'Application does not exist')
+      : serviceError(400, 'invalid_client', 'Application does not exist (client_id)');
+  }
+  if (!app.active) throw serviceError(403, 'invalid_client', TEXT.appInactive(app.name));
+  if (!secretMatches(app, credentials.clientSecret)) {
+    onFailure(app.clientId, 'bad secret');
+    throw oauthError(401, 'invalid_client');
+  }
+  return app;
+}

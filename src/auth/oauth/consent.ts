@@ -1,0 +1,83 @@
+import { randomToken, sha256 } from '../../shared/crypto.js';
+import type { App } from '../store/apps.js';
+import type { Approval } from '../store/sessions.js';
+import type { AuthDeps } from './deps.js';
+import { addCalendarMonths } from './expiry.js';
+import { logHandle } from './grants/mint.js';
+import { withQuery } from './redirect-uri.js';
+import { isDemographic } from './scopes.js';
+import { randomUUID } from 'node:crypto';
+
+export interface Decision {
+  allow: boolean;
+  /** The personal-information checkbox; absent counts as not sharing (research §2.7). */
+  shareDemographic: boolean;
+}
+
+/** Decisions file: a 13-month grant runs 13 calendar months from the last consent; 10 hours = the token's life. */
+export function grantExpiry(app: App, now: number, accessTokenTtlSeconds: number): number | null {
+  if (app.dataAccessType === 'THIRTEEN_MONTH') return addCalendarMonths(now, 13);
+  if (app.dataAccessType === 'ONE_TIME') return now + accessTokenTtlSeconds * 1000;
+  return null;
+}
+
+/** The scopes a consent grants: personal ones only when the app asks for them and the enrollee agrees. */
+export function grantedScopes(app: App, requested: string[], shareDemographic: boolean): string[] {
+  const keepPersonal = app.requireDemographicScopes && shareDemographic;
+  return requested.filter((s) => keepPersonal || !isDemographic(s));
+}
+
+/**
+ * Applies the enrollee's decision and returns where to send the browser (RFC 6749 §4.1.2):
+ * Cancel → `error=access_denied` (grant untouched); Connect with nothing left to grant → `access_denied`
+ * and the pair's grant is removed; otherwise the grant is renewed, the pair's earlier tokens revoked and
+ * a 60-second code issued.
+ */
+export async function decide(deps: AuthDeps, app: App, approval: Approval, decision: Decision): Promise<string> {
+  const { request } = approval;
+  const now = deps.now();
+  const denied = withQuery(request.redirectUri, { error: 'access_denied', state: request.state });
+  if (!decision.allow) {
+    deps.audit('consent', { client_id: app.clientId, enrollee: approval.enrolleeId, allow: false });
+    return denied;
+  }
+  const scopes = grantedScopes(app, request.scopes, decision.shareDemographic);
+  if (scopes.length === 0) {
+    await deps.tokens.deleteGrant(app.clientId, approval.enrolleeId, 'consent-empty-scope', now);
+    deps.audit('consent', { client_id: app.clientId, enrollee: approval.enrolleeId, allow: true, scopes: [] });
+    return denied;
+  }
+  const code = randomToken();
+  const codeHash = sha256(code);
+  await deps.tokens.recordConsent(
+    {
+      id: randomUUID(),
+      clientId: app.clientId,
+      enrolleeId: approval.enrolleeId,
+      createdAt: now,
+      expiresAt: grantExpiry(app, now, deps.settings.accessTokenTtlSeconds),
+    },
+    {
+      codeHash,
+      clientId: app.clientId,
+      enrolleeId: approval.enrolleeId,
+      redirectUri: request.redirectUri,
+      scope: scopes.join(' '),
+      codeChallenge: request.codeChallenge,
+      familyId: randomUUID(),
+      expiresAt: now + deps.settings.codeTtlSeconds * 1000,
+      usedAt: null,
+    },
+    now,
+  );
+  deps.audit('consent', {
+    client_id: app.clientId,
+    enrollee: approval.enrolleeId,
+    allow: true,
+    share_demographic_scopes: decision.shareDemographic,
+    scopes,
+    code: logHandle(codeHash),
+  });
+  deps.audit('grant_changed', { client_id: app.clientId, enrollee: approval.enrolleeId, action: 'granted' });
+  return withQuery(request.redirectUri, { code, state: request.state });
+}

@@ -1,0 +1,33 @@
+import type { Counters } from '../../storage/counters.js';
+import type { AppStore } from '../store/apps.js';
+import type { EnrolleeStore } from '../store/enrollees.js';
+import type { SessionStore } from '../store/sessions.js';
+import type { TokenStore } from '../store/tokens.js';
+
+/** One structured audit event: never a secret, code or raw token (hashes only, and only a prefix). */
+export type Audit = (event: string, fields: Record<string, unknown>) => void;
+
+/** What the authorization service needs from the outside; the composition root builds it. */
+export interface AuthDeps {
+  apps: AppStore;
+  enrollees: EnrolleeStore;
+  sessions: SessionStore;
+  tokens: TokenStore;
+  counters: Counters;
+  audit: Audit;
+  /** Epoch milliseconds; tests move time by passing their own clock. */
+  now: () => number;
+  settings: AuthSettings;
+}
+
+export interface AuthSettings {
+  publicUrl: string;
+  sandbox: boolean;
+  accessTokenTtlSeconds: number;
+  codeTtlSeconds: number;
+  approvalTtlSeconds: number;
+  sessionTtlSeconds: number;
+  loginMaxFailures: number;
+  loginLockoutSeconds: number;
+  secureCookies: boolean;
+}

@@ -1,0 +1,45 @@
+import { HttpError, jsonError } from '../../shared/errors.js';
+
+/**
+ * The error bodies of the authorization service. Two shapes meet at the token endpoint (research §1.5):
+ * the RFC 6749 §5.2 shape `{"error", "error_description"?}` and the service's own
+ * `{"status_code", "error", "error_description"}`; authorize uses `{"status_code", "message"}`;
+ * data endpoints use `{"detail"}`.
+ */
+export function oauthError(status: number, error: string, description?: string): HttpError {
+  return jsonError(status, description === undefined ? { error } : { error, error_description: description });
+}
+
+export function serviceError(status: number, error: string, description: string): HttpError {
+  return jsonError(status, { status_code: status, error, error_description: description });
+}
+
+export function messageError(status: number, message: string): HttpError {
+  return jsonError(status, { status_code: status, message });
+}
+
+export function detailError(status: number, detail: string, headers?: Record<string, string>): HttpError {
+  return jsonError(status, { detail }, headers);
+}
+
+/** An HTML page in the enrollee's language; `message` is a catalogue key or literal text. */
+export function pageError(status: number, title: string, message: string, params: Record<string, string> = {}) {
+  return new HttpError(status, { kind: 'page', template: 'error', data: { title, message, params } });
+}
+
+export const REAUTHORIZE = 'To refresh data, the end user must re-authenticate and consent to share their data.';
+
+export const TEXT = {
+  appInactive: (name: string) =>
+    `This application, ${name}, is temporarily inactive. If you are the app maintainer, please contact the ` +
+    'service team. If you are an enrollee and need assistance, please contact the support team for the ' +
+    'application you are trying to access.',
+  grantTimedOut: `User access has timed out. ${REAUTHORIZE}`,
+  grantMissing: `User access cannot be found. ${REAUTHORIZE}`,
+  noRefreshForApp:
+    'Your application is not allowed to refresh tokens. To refresh data, end user must re-authenticate and ' +
+    'consent to share their data. If your application needs to refresh tokens, its access duration must be ' +
+    '13 months or Research.',
+  noPermission: 'You do not have permission to perform this action.',
+  notAuthenticated: 'Authentication credentials were not provided.',
+};

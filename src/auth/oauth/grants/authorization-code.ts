@@ -1,0 +1,75 @@
+import { sha256 } from '../../../shared/crypto.js';
+import type { AuthCode } from '../../store/tokens.js';
+import type { AuthDeps } from '../deps.js';
+import { oauthError } from '../errors.js';
+import { VERIFIER_MAX, VERIFIER_MIN, verifierMatches } from '../pkce.js';
+import { tokenResponse } from '../token-response.js';
+import type { GrantRequest, TokenGrant } from './types.js';
+import { logHandle, mintTokens } from './mint.js';
+
+/** RFC 6749 §4.1.3 steps, in order; each throws the error the anchor answers with (research §1.5). */
+async function findUsableCode(deps: AuthDeps, { app, params }: GrantRequest, now: number): Promise<AuthCode> {
+  if (!params.code) throw oauthError(400, 'invalid_request', 'Missing code parameter.');
+  const code = await deps.tokens.findCode(sha256(params.code));
+  if (!code || code.clientId !== app.clientId) throw oauthError(400, 'invalid_grant');
+  if (code.usedAt !== null) {
+    // RFC 6749 §4.1.2: a code used twice revokes what was issued from it.
+    await deps.tokens.revokeFamily(code.familyId, now);
+    deps.audit('code_reuse', { client_id: app.clientId, family: logHandle(code.familyId) });
+    throw oauthError(400, 'invalid_grant');
+  }
+  if (code.expiresAt <= now) throw oauthError(400, 'invalid_grant');
+  return code;
+}
+
+function checkRedirectUri(code: AuthCode, redirectUri: string | undefined): void {
+  if (redirectUri !== code.redirectUri) throw oauthError(400, 'invalid_request', 'Mismatching redirect URI.');
+}
+
+/** RFC 7636 §4.6. */
+function checkVerifier(code: AuthCode, verifier: string | undefined): void {
+  if (!verifier) throw oauthError(400, 'invalid_request', 'Code verifier required.');
+  if (verifier.length < VERIFIER_MIN) throw oauthError(400, 'invalid_grant', `code_verifier min length is ${VERIFIER_MIN}`);
+  if (verifier.length > VERIFIER_MAX) throw oauthError(400, 'invalid_grant', `code_verifier max length is ${VERIFIER_MAX}`);
+  if (!verifierMatches(verifier, code.codeChallenge)) throw oauthError(400, 'invalid_grant');
+}
+
+export const authorizationCodeGrant: TokenGrant = {
+  grantType: 'authorization_code',
+  parameters: ['code', 'redirect_uri', 'code_verifier'],
+  async handle(deps, request) {
+    const { app, params } = request;
+    const now = deps.now();
+    const code = await findUsableCode(deps, request, now);
+    checkRedirectUri(code, params.redirect_uri);
+    checkVerifier(code, params.code_verifier);
+
+    const enrollee = await deps.enrollees.findEnrolleeById(code.enrolleeId);
+    const grant = await deps.tokens.findGrant(app.clientId, code.enrolleeId);
+    if (!enrollee || !grant) throw oauthError(400, 'invalid_grant');
+
+    const minted = mintTokens(deps, app, code.enrolleeId, code.familyId, code.scope, now);
+    // A `10 hours` grant lives exactly as long as its access token (decisions file).
+    const grantExpiresAt = app.dataAccessType === 'ONE_TIME' ? minted.access.expiresAt : 'keep';
+    if (!(await deps.tokens.redeemCode(code.codeHash, minted.access, minted.refresh, grantExpiresAt, now))) {
+      throw oauthError(400, 'invalid_grant');
+    }
+    deps.audit('token_issued', {
+      grant_type: 'authorization_code',
+      client_id: app.clientId,
+      patient: enrollee.patientId,
+      token: logHandle(minted.access.tokenHash),
+      scope: code.scope,
+    });
+    return tokenResponse(app, {
+      accessToken: minted.accessToken,
+      accessExpiresAt: minted.access.expiresAt,
+      // Seed: the code exchange reports the remaining lifetime, which may be fractional.
+      expiresIn: Math.max(0, (minted.access.expiresAt - Date.now()) / 1000),
+      scope: code.scope,
+      refreshToken: minted.refreshToken,
+      patientId: enrollee.patientId,
+      grantExpiresAt: grantExpiresAt === 'keep' ? grant.expiresAt : grantExpiresAt,
+    });
+  },
+};

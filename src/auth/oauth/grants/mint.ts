@@ -1,0 +1,52 @@
+import { randomToken, sha256 } from '../../../shared/crypto.js';
+import type { App } from '../../store/apps.js';
+import type { NewAccessToken, NewRefreshToken } from '../../store/tokens.js';
+import type { AuthDeps } from '../deps.js';
+import { issuesRefreshTokens } from '../token-response.js';
+
+export interface MintedTokens {
+  accessToken: string;
+  refreshToken: string | undefined;
+  access: NewAccessToken;
+  refresh: NewRefreshToken | undefined;
+}
+
+/** New random tokens for a family; only their SHA-256 hashes are ever stored. */
+export function mintTokens(
+  deps: AuthDeps,
+  app: App,
+  enrolleeId: string,
+  familyId: string,
+  scope: string,
+  now: number,
+): MintedTokens {
+  const accessToken = randomToken();
+  const access: NewAccessToken = {
+    tokenHash: sha256(accessToken),
+    clientId: app.clientId,
+    enrolleeId,
+    familyId,
+    scope,
+    expiresAt: now + deps.settings.accessTokenTtlSeconds * 1000,
+  };
+  if (!issuesRefreshTokens(app)) return { accessToken, refreshToken: undefined, access, refresh: undefined };
+  const refreshToken = randomToken();
+  return {
+    accessToken,
+    refreshToken,
+    access,
+    refresh: {
+      tokenHash: sha256(refreshToken),
+      clientId: app.clientId,
+      enrolleeId,
+      familyId,
+      accessTokenHash: access.tokenHash,
+      scope,
+    },
+  };
+}
+
+/** A short, non-reversible handle for logs. */
+export function logHandle(hash: string): string {
+  return hash.slice(0, 12);
+}

@@ -1,0 +1,70 @@
+import { randomAlphanumeric, randomToken, sha256 } from '../../shared/crypto.js';
+import type { App, AppStore, DataAccessType } from '../store/apps.js';
+import { redirectUriProblem } from './redirect-uri.js';
+import { scopesForNewApp } from './scopes.js';
+
+export interface Registration {
+  name: string;
+  redirectUris: string[];
+  dataAccessType: DataAccessType;
+  requireDemographicScopes: boolean;
+  policyUri?: string;
+  tosUri?: string;
+  supportEmail?: string;
+  tokenManagement?: boolean;
+}
+
+export class RegistrationError extends Error {}
+
+/** What is wrong with a registration, if anything (research §5.1 registration rules). */
+export function registrationProblems(r: Registration): string[] {
+  const problems: string[] = [];
+  const name = r.name.trim();
+  if (name === '' || name.length > 100) problems.push('name must be 1 to 100 characters');
+  if (/[\u0000-\u001f<>]/.test(name)) problems.push('name must be plain printable text');
+  if (r.redirectUris.length === 0) problems.push('at least one redirect URI is required');
+  for (const uri of r.redirectUris) {
+    const problem = redirectUriProblem(uri);
+    if (problem) problems.push(problem);
+  }
+  for (const [label, uri] of [
+    ['policy URI', r.policyUri],
+    ['terms URI', r.tosUri],
+  ] as const) {
+    if (uri !== undefined && !/^https?:\/\/\S+$/.test(uri)) problems.push(`${label} must be an http(s) URL`);
+  }
+  return problems;
+}
+
+/**
+ * Registers a confidential authorization-code client (seed "Registered application"). The client secret
+ * is 256 random bits, returned once and stored only as its SHA-256 hash.
+ */
+export async function registerApp(
+  apps: AppStore,
+  r: Registration,
+  now: number,
+): Promise<{ app: App; clientSecret: string }> {
+  const problems = registrationProblems(r);
+  if (problems.length > 0) throw new RegistrationError(problems.join('; '));
+  const clientSecret = randomToken();
+  const app = await apps.insertApp(
+    {
+      clientId: randomAlphanumeric(40),
+      name: r.name.trim(),
+      clientSecretHash: sha256(clientSecret),
+      redirectUris: r.redirectUris,
+      dataAccessType: r.dataAccessType,
+      requireDemographicScopes: r.requireDemographicScopes,
+      scopes: scopesForNewApp(r.requireDemographicScopes),
+      active: true,
+      logoUri: null,
+      policyUri: r.policyUri ?? null,
+      tosUri: r.tosUri ?? null,
+      supportEmail: r.supportEmail ?? null,
+      tokenManagement: r.tokenManagement ?? false,
+    },
+    now,
+  );
+  return { app, clientSecret };
+}

@@ -1,0 +1,56 @@
+import { sha256 } from '../../shared/crypto.js';
+import { jsonError } from '../../shared/errors.js';
+import type { App } from '../store/apps.js';
+import type { AuthDeps } from './deps.js';
+import { oauthError } from './errors.js';
+import { logHandle } from './grants/mint.js';
+
+/**
+ * Seed "Revoke request": any token value answers 200; a token of this app — access or refresh — ends the
+ * enrollee's data access grant for the app, and with it every token of the pair.
+ */
+export async function revokeTokenAndGrant(deps: AuthDeps, app: App, token: string | undefined): Promise<void> {
+  if (!token) throw oauthError(400, 'invalid_request', 'Missing token parameter.');
+  const hash = sha256(token);
+  const owner =
+    (await deps.tokens.findAccessTokenOwner(hash)) ?? (await deps.tokens.findRefreshToken(hash));
+  if (!owner || owner.clientId !== app.clientId) return;
+  const now = deps.now();
+  const deleted = await deps.tokens.deleteGrant(app.clientId, owner.enrolleeId, 'revoked-by-app', now);
+  deps.audit('revoke', { client_id: app.clientId, token: logHandle(hash), grant_deleted: deleted });
+  if (deleted) deps.audit('grant_changed', { client_id: app.clientId, enrollee: owner.enrolleeId, action: 'revoked' });
+}
+
+/**
+ * RFC 7009 §2.1: revokes one token (an access token takes its paired refresh token along, and the other way
+ * round); the grant stays. A token of another app is refused (research §1.6).
+ */
+export async function revokeSingleToken(
+  deps: AuthDeps,
+  app: App,
+  token: string | undefined,
+  hint: string | undefined,
+): Promise<void> {
+  if (!token) throw oauthError(400, 'invalid_request', 'Missing token parameter.');
+  if (hint !== undefined && hint !== 'access_token' && hint !== 'refresh_token') {
+    throw oauthError(400, 'unsupported_token_type');
+  }
+  const hash = sha256(token);
+  const now = deps.now();
+  const access = await deps.tokens.findAccessTokenOwner(hash);
+  if (access) {
+    if (access.clientId !== app.clientId) throw notYours();
+    await deps.tokens.revokeAccessToken(hash, now);
+    deps.audit('revoke', { client_id: app.clientId, token: logHandle(hash), kind: 'access_token' });
+    return;
+  }
+  const refresh = await deps.tokens.findRefreshToken(hash);
+  if (!refresh) return;
+  if (refresh.clientId !== app.clientId) throw notYours();
+  await deps.tokens.revokeRefreshToken(refresh, now);
+  deps.audit('revoke', { client_id: app.clientId, token: logHandle(hash), kind: 'refresh_token' });
+}
+
+function notYours() {
+  return jsonError(403, { status_code: 403, description: 'Application did not have access to the provided token.' });
+}

@@ -1,0 +1,49 @@
+import type { App } from '../store/apps.js';
+import { formatGrantExpiration } from './expiry.js';
+
+/** Seed "Token response (JSON body of a successful token request)". */
+export interface TokenResponse {
+  access_token: string;
+  expires_in: number;
+  token_type: 'Bearer';
+  scope: string;
+  refresh_token?: string;
+  patient: string;
+  access_grant_expiration?: string;
+}
+
+export interface IssuedTokens {
+  accessToken: string;
+  accessExpiresAt: number;
+  expiresIn: number;
+  scope: string;
+  refreshToken: string | undefined;
+  patientId: string;
+  grantExpiresAt: number | null;
+}
+
+/**
+ * Category rules (seed "Token response"; decisions table): `10 hours` apps get no refresh token and a grant
+ * expiration equal to the token's; `13 months` apps get the grant's expiration; `Research` apps get none.
+ */
+export function tokenResponse(app: App, issued: IssuedTokens): TokenResponse {
+  const body: TokenResponse = {
+    access_token: issued.accessToken,
+    expires_in: issued.expiresIn,
+    token_type: 'Bearer',
+    scope: issued.scope,
+    patient: issued.patientId,
+  };
+  if (app.dataAccessType !== 'ONE_TIME' && issued.refreshToken) body.refresh_token = issued.refreshToken;
+  if (app.dataAccessType === 'ONE_TIME') {
+    body.access_grant_expiration = formatGrantExpiration(issued.accessExpiresAt);
+  } else if (app.dataAccessType === 'THIRTEEN_MONTH' && issued.grantExpiresAt !== null) {
+    body.access_grant_expiration = formatGrantExpiration(issued.grantExpiresAt);
+  }
+  return body;
+}
+
+/** Whether tokens issued to this app come with a refresh token (seed "Limits"). */
+export function issuesRefreshTokens(app: App): boolean {
+  return app.dataAccessType !== 'ONE_TIME';
+}

@@ -1,0 +1,104 @@
+import type { Language } from '../oauth/language.js';
+
+/** Every text of the enrollee-facing pages, in English and Spanish (research §3.3). */
+const en = {
+  htmlLang: 'en',
+  serviceName: 'openenroll',
+  loginTitle: 'Log in to share your health plan data',
+  loginIntro: 'Log in with your health plan account to continue to the app that asked for your data.',
+  username: 'Username',
+  password: 'Password',
+  logIn: 'Log in',
+  loginInvalid: 'Incorrect username or password.',
+  loginLocked: 'Too many failed attempts for this username. Try again in {minutes} minutes.',
+  sandboxHint: 'Sandbox: use a synthetic enrollee such as BBUser00000 with password PW00000!',
+  consentTitle: 'Connect your health plan claims data to {app}?',
+  consentIntro: 'If you connect, {app} will have access to information about your:',
+  doctorVisits: 'Doctor visits',
+  hospitalVisits: 'Hospital visits',
+  prescriptions: 'Prescription medications',
+  alsoGrant: 'You can also grant access to your:',
+  personalInfo: 'Personal Information',
+  personalInfoDetail: 'Your name, address, date of birth, race, and sex',
+  personalInfoHint: 'Uncheck to block access to personal information.',
+  accessThirteenMonths: '{app} will have access to your data for 13 months, until {date}.',
+  accessHours: '{app} will have access to your data for {hours} hours.',
+  accessHour: '{app} will have access to your data for 1 hour.',
+  learnMore: 'Learn more about how {app} uses your data in their',
+  privacyPolicy: 'Privacy Policy',
+  and: 'and',
+  terms: 'Terms and Conditions',
+  stopSharing: 'To stop sharing your information with {app}, visit the connected apps page of your account.',
+  connect: 'Connect',
+  cancel: 'Cancel',
+  switchLanguage: 'Cambiar a español',
+  errorTitle: 'Something went wrong',
+  sessionExpired: 'This authorization request has expired or was already answered. Return to the app and start again.',
+  formTampered: 'The form could not be verified. Return to the app and start again.',
+  notFound: 'Not found.',
+  loggedIn: 'You are logged in. Return to the app to continue.',
+};
+
+type Catalogue = typeof en;
+
+const es: Catalogue = {
+  htmlLang: 'es',
+  serviceName: 'openenroll',
+  loginTitle: 'Inicie sesión para compartir los datos de su plan de salud',
+  loginIntro: 'Inicie sesión con la cuenta de su plan de salud para continuar a la aplicación que pidió sus datos.',
+  username: 'Nombre de usuario',
+  password: 'Contraseña',
+  logIn: 'Iniciar sesión',
+  loginInvalid: 'El nombre de usuario o la contraseña no son correctos.',
+  loginLocked: 'Demasiados intentos fallidos para este usuario. Inténtelo de nuevo en {minutes} minutos.',
+  sandboxHint: 'Sandbox: use un afiliado sintético como BBUser00000 con la contraseña PW00000!',
+  consentTitle: '¿Desea compartir los datos de reclamos de su plan de salud con {app}?',
+  consentIntro: 'Si los comparte, {app} tendrá acceso a la información sobre sus:',
+  doctorVisits: 'Visitas al médico',
+  hospitalVisits: 'Visitas al hospital',
+  prescriptions: 'Medicamentos recetados',
+  alsoGrant: 'También puede compartir su:',
+  personalInfo: 'Información personal',
+  personalInfoDetail: 'Su nombre, dirección, fecha de nacimiento, raza y sexo',
+  personalInfoHint: 'Quite la marca para no compartir su información personal.',
+  accessThirteenMonths: '{app} tendrá acceso a sus datos durante 13 meses, hasta el {date}.',
+  accessHours: '{app} tendrá acceso a sus datos durante {hours} horas.',
+  accessHour: '{app} tendrá acceso a sus datos durante 1 hora.',
+  learnMore: 'Obtenga más información sobre cómo {app} utiliza sus datos en su',
+  privacyPolicy: 'Política de Privacidad',
+  and: 'y',
+  terms: 'Términos y Condiciones',
+  stopSharing:
+    'Para dejar de compartir su información con {app}, visite la página de aplicaciones conectadas de su cuenta.',
+  connect: 'Conectar',
+  cancel: 'Cancelar',
+  switchLanguage: 'Change to English',
+  errorTitle: 'Algo salió mal',
+  sessionExpired:
+    'Esta solicitud de autorización venció o ya fue respondida. Regrese a la aplicación y comience de nuevo.',
+  formTampered: 'No se pudo verificar el formulario. Regrese a la aplicación y comience de nuevo.',
+  notFound: 'No encontrado.',
+  loggedIn: 'Ha iniciado sesión. Regrese a la aplicación para continuar.',
+};
+
+const catalogues: Record<Language, Catalogue> = { en, es };
+
+export type MessageKey = keyof Catalogue;
+
+/** A translator for one language: `t('consentTitle', { app })`. */
+export function translator(lang: Language) {
+  const catalogue = catalogues[lang];
+  return (key: MessageKey, params: Record<string, string> = {}): string =>
+    catalogue[key].replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? `{${name}}`);
+}
+
+export function isMessageKey(value: string): value is MessageKey {
+  return value in en;
+}
+
+/** A date as people of that language write it, e.g. "December 22, 2027" / "22 de diciembre de 2027". */
+export function formatDate(lang: Language, instant: number): string {
+  return new Intl.DateTimeFormat(lang === 'es' ? 'es-US' : 'en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(
+    instant,
+  );
+}

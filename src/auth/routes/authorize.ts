@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../../shared/http.js';
+import { singleParams } from '../../shared/http.js';
+import type { AuthDeps } from '../oauth/deps.js';
+import { messageError, pageError } from '../oauth/errors.js';
+import { validateAuthorizeRequest, type Params } from '../oauth/authorize-request.js';
+import { currentEnrollee } from './browser-session.js';
+
+/** Parameters come from the query first, then the form body (SMART "authorize-post"). */
+function authorizeParams(request: FastifyRequest): Params {
+  const problem = (message: string) => pageError(400, 'invalid_request', message);
+  const query = singleParams(request.query, problem);
+  const body = request.method === 'POST' ? singleParams(request.body, problem) : {};
+  return { ...body, ...Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) };
+}
+
+/**
+ * GET|POST /v2/o/authorize/ — validates the request (client and redirect URI first), then sends the browser
+ * to the login page, or, when an enrollee is logged in, to the consent page of a new approval.
+ */
+async function authorize(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply) {
+  if (request.method === 'POST') {
+    const body = request.body as Record<string, unknown> | undefined;
+    if (!body || typeof body.state !== 'string') throw messageError(401, 'State required in POST body.');
+  }
+  const params = authorizeParams(request);
+  const { app, request: pending } = await validateAuthorizeRequest(deps.apps, params);
+  const session = await currentEnrollee(deps, request);
+  if (!session) {
+    const next = `/v2/o/authorize/?${new URLSearchParams(params as Record<string, string>).toString()}`;
+    const lang = pending.lang ? `&lang=${pending.lang}` : '';
+    return reply.redirect(`/v2/accounts/login?next=${encodeURIComponent(next)}${lang}`, 302);
+  }
+  const now = deps.now();
+  const approval = {
+    id: randomUUID(),
+    enrolleeId: session.enrolleeId,
+    clientId: app.clientId,
+    request: pending,
+    expiresAt: now + deps.settings.approvalTtlSeconds * 1000,
+  };
+  await deps.sessions.insertApproval(approval, now);
+  const lang = pending.lang ? `?lang=${pending.lang}` : '';
+  return reply.redirect(`/v2/o/authorize/${approval.id}/${lang}`, 302);
+}
+
+export function registerAuthorizeRoutes(app: App, deps: AuthDeps): void {
+  const config = { errorShape: 'page' as const };
+  app.get('/v2/o/authorize', { config }, (request, reply) => authorize(deps, request, reply));
+  app.post('/v2/o/authorize', { config }, (request, reply) => authorize(deps, request, reply));
+}

@@ -1,0 +1,94 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { App } from '../../shared/http.js';
+import { singleParams } from '../../shared/http.js';
+import type { App as ClientApp } from '../store/apps.js';
+import type { Approval } from '../store/sessions.js';
+import type { AuthDeps } from '../oauth/deps.js';
+import { decide, grantExpiry } from '../oauth/consent.js';
+import { messageError, pageError, TEXT } from '../oauth/errors.js';
+import type { Language } from '../oauth/language.js';
+import { formatDate, translator } from '../pages/i18n.js';
+import { renderPage } from '../pages/render.js';
+import { consentCsrf, csrfMatches, currentEnrollee, pageLanguage, switchLanguageUrl } from './browser-session.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface Pending {
+  approval: Approval;
+  app: ClientApp;
+  sessionToken: string;
+}
+
+/** The approval must exist, be fresh, and belong to the enrollee logged in on this browser. */
+async function loadPending(deps: AuthDeps, request: FastifyRequest, id: string): Promise<Pending> {
+  if (!UUID.test(id)) throw messageError(404, 'Not found.');
+  const session = await currentEnrollee(deps, request);
+  const approval = await deps.sessions.findApproval(id, deps.now());
+  if (!session || !approval || approval.enrolleeId !== session.enrolleeId) {
+    throw pageError(400, 'invalid_request', 'sessionExpired');
+  }
+  const app = await deps.apps.findApp(approval.clientId);
+  if (!app) throw pageError(400, 'invalid_client', 'Application does not exist (client_id)');
+  if (!app.active) throw pageError(403, 'invalid_client', TEXT.appInactive(app.name));
+  return { approval, app, sessionToken: session.sessionToken };
+}
+
+/** The access-duration sentence of the consent page (research §3.3), in the page's language. */
+function durationSentence(deps: AuthDeps, app: ClientApp, lang: Language): string | undefined {
+  const t = translator(lang);
+  const ttl = deps.settings.accessTokenTtlSeconds;
+  if (app.dataAccessType === 'THIRTEEN_MONTH') {
+    const until = grantExpiry(app, deps.now(), ttl)!;
+    return t('accessThirteenMonths', { app: app.name, date: formatDate(lang, until) });
+  }
+  if (app.dataAccessType === 'ONE_TIME') {
+    const hours = Math.round(ttl / 3600);
+    return hours === 1 ? t('accessHour', { app: app.name }) : t('accessHours', { app: app.name, hours: String(hours) });
+  }
+  return undefined;
+}
+
+async function showConsent(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply, id: string) {
+  const { approval, app, sessionToken } = await loadPending(deps, request, id);
+  const lang = pageLanguage(request, approval.request.lang);
+  const t = translator(lang);
+  const html = renderPage('consent', lang, {
+    title: t('consentTitle', { app: app.name }),
+    switchUrl: switchLanguageUrl(request, lang),
+    appName: app.name,
+    action: `/v2/o/authorize/${approval.id}/`,
+    csrf: consentCsrf(sessionToken, approval.id),
+    askPersonal: app.requireDemographicScopes,
+    duration: durationSentence(deps, app, lang),
+    policyUri: app.policyUri,
+    tosUri: app.tosUri,
+  });
+  return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+}
+
+async function submitConsent(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply, id: string) {
+  const { approval, app, sessionToken } = await loadPending(deps, request, id);
+  const form = singleParams(request.body, (m) => pageError(400, 'invalid_request', m), ['share_demographic_scopes']);
+  if (!csrfMatches(consentCsrf(sessionToken, approval.id), form.csrf)) {
+    throw pageError(403, 'invalid_request', 'formTampered');
+  }
+  // One decision per approval, even when two instances receive a double-submitted form.
+  if (!(await deps.sessions.consumeApproval(approval.id))) throw pageError(400, 'invalid_request', 'sessionExpired');
+  const location = await decide(deps, app, approval, {
+    allow: form.allow !== undefined,
+    shareDemographic: form.share_demographic_scopes === 'True',
+  });
+  return reply.redirect(location, 302);
+}
+
+export function registerConsentRoutes(app: App, deps: AuthDeps): void {
+  const schema = { params: Type.Object({ id: Type.String({ maxLength: 64 }) }) };
+  const config = { errorShape: 'page' as const };
+  app.get('/v2/o/authorize/:id', { schema, config }, (request, reply) =>
+    showConsent(deps, request, reply, request.params.id),
+  );
+  app.post('/v2/o/authorize/:id', { schema, config }, (request, reply) =>
+    submitConsent(deps, request, reply, request.params.id),
+  );
+}

@@ -1,0 +1,87 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../../shared/http.js';
+import { singleParams } from '../../shared/http.js';
+import { randomToken } from '../../shared/crypto.js';
+import type { AuthDeps } from '../oauth/deps.js';
+import { pageError } from '../oauth/errors.js';
+import { logIn } from '../oauth/login.js';
+import type { Language } from '../oauth/language.js';
+import { translator } from '../pages/i18n.js';
+import { renderPage } from '../pages/render.js';
+import {
+  cookieOptions,
+  csrfMatches,
+  LOGIN_CSRF_COOKIE,
+  pageLanguage,
+  startSession,
+  switchLanguageUrl,
+} from './browser-session.js';
+
+/** Only our own authorize URL may follow a login: no open redirect. */
+function safeNext(next: string | undefined): string | undefined {
+  if (!next || !next.startsWith('/v2/o/authorize') || next.startsWith('//')) return undefined;
+  return next;
+}
+
+interface LoginView {
+  next: string;
+  username: string;
+  error?: string;
+  status: number;
+}
+
+/**
+ * The login form carries a double-submit CSRF token: a random value in an HttpOnly SameSite cookie that
+ * the posted form must repeat (there is no session yet to derive one from).
+ */
+function showLogin(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply, lang: Language, view: LoginView) {
+  const csrf = request.cookies[LOGIN_CSRF_COOKIE] ?? randomToken();
+  reply.setCookie(LOGIN_CSRF_COOKIE, csrf, cookieOptions(deps, 3600));
+  const html = renderPage('login', lang, {
+    title: translator(lang)('loginTitle'),
+    switchUrl: switchLanguageUrl(request, lang),
+    csrf,
+    next: view.next,
+    username: view.username,
+    error: view.error,
+    sandbox: deps.settings.sandbox,
+  });
+  return reply.status(view.status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+}
+
+export function registerLoginRoutes(app: App, deps: AuthDeps): void {
+  const config = { errorShape: 'page' as const };
+
+  app.get('/v2/accounts/login', { config }, (request, reply) => {
+    const query = singleParams(request.query, (m) => pageError(400, 'invalid_request', m));
+    const lang = pageLanguage(request);
+    return showLogin(deps, request, reply, lang, { next: safeNext(query.next) ?? '', username: '', status: 200 });
+  });
+
+  app.post('/v2/accounts/login', { config }, async (request, reply) => {
+    const form = singleParams(request.body, (m) => pageError(400, 'invalid_request', m));
+    const lang = pageLanguage(request, form.lang === 'es' || form.lang === 'en' ? form.lang : null);
+    const t = translator(lang);
+    const cookieCsrf = request.cookies[LOGIN_CSRF_COOKIE];
+    if (!cookieCsrf || !csrfMatches(cookieCsrf, form.csrf)) throw pageError(403, 'invalid_request', 'formTampered');
+    const next = safeNext(form.next) ?? '';
+    const username = (form.username ?? '').slice(0, 100);
+    const result = await logIn(deps, username, (form.password ?? '').slice(0, 200));
+    if (!result.ok) {
+      const error =
+        result.reason === 'locked'
+          ? t('loginLocked', { minutes: String(Math.ceil((result.retryAfterSeconds ?? 60) / 60)) })
+          : t('loginInvalid');
+      return showLogin(deps, request, reply, lang, {
+        next,
+        username,
+        error,
+        status: result.reason === 'locked' ? 429 : 401,
+      });
+    }
+    await startSession(deps, reply, result.enrollee.id);
+    if (next) return reply.redirect(next, 302);
+    const html = renderPage('message', lang, { title: t('loginTitle'), message: t('loggedIn') });
+    return reply.type('text/html; charset=utf-8').send(html);
+  });
+}

@@ -1,0 +1,24 @@
+import type { App } from '../../shared/http.js';
+import type { AuthDeps } from '../oauth/deps.js';
+import { revokeSingleToken, revokeTokenAndGrant } from '../oauth/revocation.js';
+import { authenticatedClient, formParams } from './client-request.js';
+
+export function registerRevokeRoutes(app: App, deps: AuthDeps): void {
+  const config = { errorShape: 'oauth' as const };
+
+  /** POST /v2/o/revoke/ — the seed's revoke: token and data access grant; always 200 for a valid client. */
+  app.post('/v2/o/revoke', { config }, async (request, reply) => {
+    const params = formParams(request);
+    const client = await authenticatedClient(deps, request, params);
+    await revokeTokenAndGrant(deps, client, params.token);
+    return reply.status(200).send('');
+  });
+
+  /** POST /v2/o/revoke_token/ — RFC 7009 revocation of one token; the grant stays. */
+  app.post('/v2/o/revoke_token', { config }, async (request, reply) => {
+    const params = formParams(request);
+    const client = await authenticatedClient(deps, request, params);
+    await revokeSingleToken(deps, client, params.token, params.token_type_hint);
+    return reply.status(200).send('');
+  });
+}

@@ -1,0 +1,31 @@
+import type { App } from '../../shared/http.js';
+import { authenticateBearer, hasScope } from '../oauth/bearer.js';
+import type { AuthDeps } from '../oauth/deps.js';
+import { detailError, TEXT } from '../oauth/errors.js';
+
+/**
+ * GET /v2/connect/userinfo (research §1.11): who the token's enrollee is, for tokens holding `profile`.
+ * The full FHIR-backed document comes with the data endpoints.
+ */
+export function registerUserinfoRoute(app: App, deps: AuthDeps): void {
+  app.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/v2/connect/userinfo',
+    config: { errorShape: 'detail' },
+    handler: async (request, reply) => {
+      if (request.method !== 'GET') throw detailError(405, `Method "${request.method}" not allowed.`);
+      const query = request.query as Record<string, unknown>;
+      const context = await authenticateBearer(deps, request.headers.authorization, 'access_token' in query);
+      if (!hasScope(context, 'profile')) throw detailError(403, TEXT.noPermission);
+      return reply.send({
+        sub: context.patientId,
+        name: `${context.givenName} ${context.familyName}`,
+        given_name: context.givenName,
+        family_name: context.familyName,
+        email: context.email ?? '',
+        iat: new Date(deps.now()).toISOString(),
+        patient: context.patientId,
+      });
+    },
+  });
+}

@@ -1,0 +1,106 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, AppsTable } from '../../storage/schema.js';
+
+export type DataAccessType = 'ONE_TIME' | 'THIRTEEN_MONTH' | 'RESEARCH_STUDY';
+export const DATA_ACCESS_TYPES: readonly DataAccessType[] = ['ONE_TIME', 'THIRTEEN_MONTH', 'RESEARCH_STUDY'];
+
+/** A registered confidential client. */
+export interface App {
+  clientId: string;
+  name: string;
+  clientSecretHash: string;
+  redirectUris: string[];
+  dataAccessType: DataAccessType;
+  requireDemographicScopes: boolean;
+  /** Scopes the app may be granted. */
+  scopes: string[];
+  active: boolean;
+  logoUri: string | null;
+  policyUri: string | null;
+  tosUri: string | null;
+  supportEmail: string | null;
+  tokenManagement: boolean;
+  createdAt: number;
+}
+
+export type NewApp = Omit<App, 'createdAt'>;
+
+export function toApp(row: Selectable<AppsTable>): App {
+  return {
+    clientId: row.client_id,
+    name: row.name,
+    clientSecretHash: row.client_secret_hash,
+    redirectUris: JSON.parse(row.redirect_uris) as string[],
+    dataAccessType: row.data_access_type as DataAccessType,
+    requireDemographicScopes: row.require_demographic_scopes === 1,
+    scopes: row.scopes.split(' ').filter(Boolean),
+    active: row.active === 1,
+    logoUri: row.logo_uri,
+    policyUri: row.policy_uri,
+    tosUri: row.tos_uri,
+    supportEmail: row.support_email,
+    tokenManagement: row.token_management === 1,
+    createdAt: Number(row.created_at),
+  };
+}
+
+export class DuplicateAppNameError extends Error {}
+
+export function createAppStore(db: Kysely<Database>) {
+  return {
+    async insertApp(app: NewApp, now: number): Promise<App> {
+      const nameKey = app.name.trim().toLowerCase();
+      const taken = await db.selectFrom('apps').select('client_id').where('name_key', '=', nameKey).executeTakeFirst();
+      if (taken) throw new DuplicateAppNameError(`an app named "${app.name}" already exists`);
+      await db
+        .insertInto('apps')
+        .values({
+          client_id: app.clientId,
+          name: app.name,
+          name_key: nameKey,
+          client_secret_hash: app.clientSecretHash,
+          redirect_uris: JSON.stringify(app.redirectUris),
+          data_access_type: app.dataAccessType,
+          require_demographic_scopes: app.requireDemographicScopes ? 1 : 0,
+          scopes: app.scopes.join(' '),
+          active: app.active ? 1 : 0,
+          logo_uri: app.logoUri,
+          policy_uri: app.policyUri,
+          tos_uri: app.tosUri,
+          support_email: app.supportEmail,
+          token_management: app.tokenManagement ? 1 : 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      return { ...app, createdAt: now };
+    },
+
+    async findApp(clientId: string): Promise<App | undefined> {
+      const row = await db.selectFrom('apps').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+      return row ? toApp(row) : undefined;
+    },
+
+    async listApps(): Promise<App[]> {
+      const rows = await db.selectFrom('apps').selectAll().orderBy('created_at').orderBy('name').execute();
+      return rows.map(toApp);
+    },
+
+    async setAppActive(clientId: string, active: boolean, now: number): Promise<boolean> {
+      const result = await db
+        .updateTable('apps')
+        .set({ active: active ? 1 : 0, updated_at: now })
+        .where('client_id', '=', clientId)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** Deletes the app; its codes, grants and tokens go with it (foreign keys cascade). */
+    async deleteApp(clientId: string): Promise<boolean> {
+      const result = await db.deleteFrom('apps').where('client_id', '=', clientId).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+  };
+}
+
+export type AppStore = ReturnType<typeof createAppStore>;

@@ -1,0 +1,413 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../storage/schema.js';
+
+export interface AuthCode {
+  codeHash: string;
+  clientId: string;
+  enrolleeId: string;
+  redirectUri: string;
+  scope: string;
+  codeChallenge: string;
+  familyId: string;
+  expiresAt: number;
+  usedAt: number | null;
+}
+
+export interface Grant {
+  id: string;
+  clientId: string;
+  enrolleeId: string;
+  createdAt: number;
+  expiresAt: number | null;
+}
+
+export interface NewAccessToken {
+  tokenHash: string;
+  clientId: string;
+  enrolleeId: string;
+  familyId: string;
+  scope: string;
+  expiresAt: number;
+}
+
+export interface NewRefreshToken {
+  tokenHash: string;
+  clientId: string;
+  enrolleeId: string;
+  familyId: string;
+  accessTokenHash: string;
+  scope: string;
+}
+
+export interface RefreshTokenRecord extends NewRefreshToken {
+  usedAt: number | null;
+  revokedAt: number | null;
+}
+
+/** An access token with what a data request needs to judge it: its app, its enrollee and their grant. */
+export interface AccessTokenContext {
+  tokenHash: string;
+  clientId: string;
+  enrolleeId: string;
+  familyId: string;
+  scope: string;
+  expiresAt: number;
+  revokedAt: number | null;
+  appName: string;
+  appActive: boolean;
+  patientId: string;
+  givenName: string;
+  familyName: string;
+  email: string | null;
+  grantExpiresAt: number | null;
+  hasGrant: boolean;
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+async function revokePairTokens(db: Db, clientId: string, enrolleeId: string, now: number): Promise<void> {
+  await db
+    .updateTable('access_tokens')
+    .set({ revoked_at: now })
+    .where('client_id', '=', clientId)
+    .where('enrollee_id', '=', enrolleeId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now })
+    .where('client_id', '=', clientId)
+    .where('enrollee_id', '=', enrolleeId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+async function insertTokens(db: Db, access: NewAccessToken, refresh: NewRefreshToken | undefined, now: number) {
+  await db
+    .insertInto('access_tokens')
+    .values({
+      token_hash: access.tokenHash,
+      client_id: access.clientId,
+      enrollee_id: access.enrolleeId,
+      family_id: access.familyId,
+      scope: access.scope,
+      created_at: now,
+      expires_at: access.expiresAt,
+      revoked_at: null,
+    })
+    .execute();
+  if (refresh) {
+    await db
+      .insertInto('refresh_tokens')
+      .values({
+        token_hash: refresh.tokenHash,
+        client_id: refresh.clientId,
+        enrollee_id: refresh.enrolleeId,
+        family_id: refresh.familyId,
+        access_token_hash: refresh.accessTokenHash,
+        scope: refresh.scope,
+        created_at: now,
+        used_at: null,
+        revoked_at: null,
+      })
+      .execute();
+  }
+}
+
+async function deleteGrantIn(trx: Db, clientId: string, enrolleeId: string, reason: string, now: number) {
+  const grant = await trx
+    .selectFrom('grants')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('enrollee_id', '=', enrolleeId)
+    .executeTakeFirst();
+  await revokePairTokens(trx, clientId, enrolleeId, now);
+  if (!grant) return false;
+  await trx
+    .insertInto('archived_grants')
+    .values({
+      id: grant.id,
+      client_id: grant.client_id,
+      enrollee_id: grant.enrollee_id,
+      created_at: grant.created_at,
+      expires_at: grant.expires_at,
+      archived_at: now,
+      reason,
+    })
+    .execute();
+  await trx.deleteFrom('grants').where('id', '=', grant.id).execute();
+  return true;
+}
+
+async function insertCodeRow(db: Db, code: AuthCode, now: number) {
+  await db
+    .insertInto('auth_codes')
+    .values({
+      code_hash: code.codeHash,
+      client_id: code.clientId,
+      enrollee_id: code.enrolleeId,
+      redirect_uri: code.redirectUri,
+      scope: code.scope,
+      code_challenge: code.codeChallenge,
+      family_id: code.familyId,
+      created_at: now,
+      expires_at: code.expiresAt,
+      used_at: null,
+    })
+    .execute();
+}
+
+export function createTokenStore(db: Kysely<Database>) {
+  return {
+    async findCode(codeHash: string): Promise<AuthCode | undefined> {
+      const row = await db.selectFrom('auth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+      if (!row) return undefined;
+      return {
+        codeHash: row.code_hash,
+        clientId: row.client_id,
+        enrolleeId: row.enrollee_id,
+        redirectUri: row.redirect_uri,
+        scope: row.scope,
+        codeChallenge: row.code_challenge,
+        familyId: row.family_id,
+        expiresAt: Number(row.expires_at),
+        usedAt: row.used_at === null ? null : Number(row.used_at),
+      };
+    },
+
+    /**
+     * Exchanges a code for tokens in one transaction: marks the code used (only one caller can), makes the
+     * new tokens the pair's only live family, and aligns the grant's expiry. False when the code was spent.
+     */
+    async redeemCode(
+      codeHash: string,
+      access: NewAccessToken,
+      refresh: NewRefreshToken | undefined,
+      grantExpiresAt: number | null | 'keep',
+      now: number,
+    ): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const spent = await trx
+          .updateTable('auth_codes')
+          .set({ used_at: now })
+          .where('code_hash', '=', codeHash)
+          .where('used_at', 'is', null)
+          .executeTakeFirst();
+        if (spent.numUpdatedRows === 0n) return false;
+        await revokePairTokens(trx, access.clientId, access.enrolleeId, now);
+        await insertTokens(trx, access, refresh, now);
+        if (grantExpiresAt !== 'keep') {
+          await trx
+            .updateTable('grants')
+            .set({ expires_at: grantExpiresAt, updated_at: now })
+            .where('client_id', '=', access.clientId)
+            .where('enrollee_id', '=', access.enrolleeId)
+            .execute();
+        }
+        return true;
+      });
+    },
+
+    /** RFC 6749 §4.1.2: a code presented twice revokes the tokens issued from it. */
+    async revokeFamily(familyId: string, now: number): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('access_tokens')
+          .set({ revoked_at: now })
+          .where('family_id', '=', familyId)
+          .where('revoked_at', 'is', null)
+          .execute();
+        await trx
+          .updateTable('refresh_tokens')
+          .set({ revoked_at: now })
+          .where('family_id', '=', familyId)
+          .where('revoked_at', 'is', null)
+          .execute();
+      });
+    },
+
+    async findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined> {
+      const row = await db
+        .selectFrom('refresh_tokens')
+        .selectAll()
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return {
+        tokenHash: row.token_hash,
+        clientId: row.client_id,
+        enrolleeId: row.enrollee_id,
+        familyId: row.family_id,
+        accessTokenHash: row.access_token_hash,
+        scope: row.scope,
+        usedAt: row.used_at === null ? null : Number(row.used_at),
+        revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+      };
+    },
+
+    /**
+     * Rotates a refresh token: the old one is spent (exactly one concurrent caller wins), its access token
+     * revoked, the new pair stored — all or nothing. False when the old token was already spent or revoked.
+     */
+    async rotateRefreshToken(
+      old: RefreshTokenRecord,
+      access: NewAccessToken,
+      refresh: NewRefreshToken,
+      now: number,
+    ): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const spent = await trx
+          .updateTable('refresh_tokens')
+          .set({ used_at: now })
+          .where('token_hash', '=', old.tokenHash)
+          .where('used_at', 'is', null)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst();
+        if (spent.numUpdatedRows === 0n) return false;
+        await trx
+          .updateTable('access_tokens')
+          .set({ revoked_at: now })
+          .where('token_hash', '=', old.accessTokenHash)
+          .where('revoked_at', 'is', null)
+          .execute();
+        await insertTokens(trx, access, refresh, now);
+        return true;
+      });
+    },
+
+    async findAccessTokenContext(tokenHash: string): Promise<AccessTokenContext | undefined> {
+      const row = await db
+        .selectFrom('access_tokens as t')
+        .innerJoin('apps as a', 'a.client_id', 't.client_id')
+        .innerJoin('enrollees as e', 'e.id', 't.enrollee_id')
+        .leftJoin('grants as g', (join) =>
+          join.onRef('g.client_id', '=', 't.client_id').onRef('g.enrollee_id', '=', 't.enrollee_id'),
+        )
+        .select([
+          't.token_hash',
+          't.client_id',
+          't.enrollee_id',
+          't.family_id',
+          't.scope',
+          't.expires_at',
+          't.revoked_at',
+          'a.name as app_name',
+          'a.active as app_active',
+          'e.patient_id',
+          'e.given_name',
+          'e.family_name',
+          'e.email',
+          'g.id as grant_id',
+          'g.expires_at as grant_expires_at',
+        ])
+        .where('t.token_hash', '=', tokenHash)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return {
+        tokenHash: row.token_hash,
+        clientId: row.client_id,
+        enrolleeId: row.enrollee_id,
+        familyId: row.family_id,
+        scope: row.scope,
+        expiresAt: Number(row.expires_at),
+        revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+        appName: row.app_name,
+        appActive: row.app_active === 1,
+        patientId: row.patient_id,
+        givenName: row.given_name,
+        familyName: row.family_name,
+        email: row.email,
+        hasGrant: row.grant_id !== null,
+        grantExpiresAt: row.grant_expires_at === null ? null : Number(row.grant_expires_at),
+      };
+    },
+
+    /** RFC 7009 for an access token: it dies, and so does the refresh token paired with it. */
+    async revokeAccessToken(tokenHash: string, now: number): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('access_tokens').set({ revoked_at: now }).where('token_hash', '=', tokenHash).execute();
+        await trx
+          .updateTable('refresh_tokens')
+          .set({ revoked_at: now })
+          .where('access_token_hash', '=', tokenHash)
+          .where('revoked_at', 'is', null)
+          .execute();
+      });
+    },
+
+    /** RFC 7009 for a refresh token: it dies with the access token issued beside it. */
+    async revokeRefreshToken(token: RefreshTokenRecord, now: number): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('refresh_tokens')
+          .set({ revoked_at: now })
+          .where('token_hash', '=', token.tokenHash)
+          .execute();
+        await trx
+          .updateTable('access_tokens')
+          .set({ revoked_at: now })
+          .where('token_hash', '=', token.accessTokenHash)
+          .where('revoked_at', 'is', null)
+          .execute();
+      });
+    },
+
+    async findAccessTokenOwner(tokenHash: string): Promise<{ clientId: string; enrolleeId: string } | undefined> {
+      const row = await db
+        .selectFrom('access_tokens')
+        .select(['client_id', 'enrollee_id'])
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst();
+      return row ? { clientId: row.client_id, enrolleeId: row.enrollee_id } : undefined;
+    },
+
+    async findGrant(clientId: string, enrolleeId: string): Promise<Grant | undefined> {
+      const row = await db
+        .selectFrom('grants')
+        .selectAll()
+        .where('client_id', '=', clientId)
+        .where('enrollee_id', '=', enrolleeId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return {
+        id: row.id,
+        clientId: row.client_id,
+        enrolleeId: row.enrollee_id,
+        createdAt: Number(row.created_at),
+        expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+      };
+    },
+
+    /**
+     * Records consent: creates or renews the grant, stores the code, and leaves the pair with no live
+     * tokens (one token family per app and enrollee) — in one transaction.
+     */
+    async recordConsent(grant: Grant, code: AuthCode, now: number): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('grants')
+          .values({
+            id: grant.id,
+            client_id: grant.clientId,
+            enrollee_id: grant.enrolleeId,
+            created_at: now,
+            updated_at: now,
+            expires_at: grant.expiresAt,
+          })
+          .onConflict((oc) =>
+            oc.columns(['client_id', 'enrollee_id']).doUpdateSet({ expires_at: grant.expiresAt, updated_at: now }),
+          )
+          .execute();
+        await revokePairTokens(trx, grant.clientId, grant.enrolleeId, now);
+        await insertCodeRow(trx, code, now);
+      });
+    },
+
+    /** Deletes the pair's grant (archiving it) and revokes all its tokens. False when there was no grant. */
+    async deleteGrant(clientId: string, enrolleeId: string, reason: string, now: number): Promise<boolean> {
+      return db.transaction().execute((trx) => deleteGrantIn(trx, clientId, enrolleeId, reason, now));
+    },
+  };
+}
+
+export type TokenStore = ReturnType<typeof createTokenStore>;

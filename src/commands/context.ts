@@ -1,0 +1,30 @@
+import { loadConfig, type Config } from '../config.js';
+import { connect, migrate, type Storage } from '../storage/connect.js';
+
+/** Config plus a migrated storage, for commands that work on the database without serving HTTP. */
+export async function withStorage<T>(work: (storage: Storage, config: Config) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const storage = await connect(config.databaseUrl);
+  try {
+    await migrate(storage);
+    return await work(storage, config);
+  } finally {
+    await storage.close();
+  }
+}
+
+/** Prints a table of rows with aligned columns. */
+export function printTable(rows: Record<string, string>[]): void {
+  if (rows.length === 0) {
+    console.log('(none)');
+    return;
+  }
+  const columns = Object.keys(rows[0]!);
+  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
+  console.log(line(columns.map((c) => c.toUpperCase())));
+  for (const row of rows) console.log(line(columns.map((c) => row[c] ?? '')));
+}
+
+/** A user-facing failure: printed without a stack, exit code 1. */
+export class CommandError extends Error {}

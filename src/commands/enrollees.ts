@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import { createEnrolleeStore } from '../auth/store/enrollees.js';
+import { printTable, withStorage } from './context.js';
+
+export function registerEnrolleeCommands(program: Command): void {
+  const enrollees = program.command('enrollees').description('enrollee accounts');
+  enrollees
+    .command('list')
+    .description('list enrollees; sandbox accounts show their public test password')
+    .option('--json', 'print JSON: [{"username","password","patient_id"}]')
+    .action(async (opts) => {
+      await withStorage(async (storage) => {
+        const list = await createEnrolleeStore(storage.db).listEnrollees();
+        const rows = list.map((e) => ({
+          username: e.username,
+          password: e.sandboxPassword ?? '',
+          patient_id: e.patientId,
+          name: `${e.givenName} ${e.familyName}`,
+        }));
+        if (opts.json) {
+          console.log(JSON.stringify(rows.map(({ username, password, patient_id }) => ({ username, password, patient_id }))));
+        } else {
+          printTable(rows);
+        }
+      });
+    });
+}

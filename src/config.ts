@@ -1,0 +1,108 @@
+/**
+ * The only reader of the environment. Every setting is parsed, validated and defaulted here, then frozen;
+ * a bad value stops the process with a message naming the variable.
+ */
+
+export type Mode = 'sandbox' | 'production';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Public origin the service is reached at (issuer, absolute links). No trailing slash. */
+  readonly publicUrl: string;
+  /** `sqlite:<path>` or `postgres://…` */
+  readonly databaseUrl: string;
+  readonly redisUrl: string | undefined;
+  readonly mode: Mode;
+  readonly accessTokenTtlSeconds: number;
+  readonly sandboxEnrollees: number;
+  readonly logLevel: string;
+  readonly trustProxy: boolean;
+  /** Failed logins for one username inside `loginLockoutSeconds` before that username is locked. */
+  readonly loginMaxFailures: number;
+  readonly loginLockoutSeconds: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable}: ${problem}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+function databaseUrl(env: Env): string {
+  const raw = env.DATABASE_URL;
+  if (raw === undefined || raw === '') return 'sqlite:./data/openenroll.db';
+  if (/^postgres(ql)?:\/\//.test(raw) || raw.startsWith('sqlite:')) return raw;
+  throw new ConfigError('DATABASE_URL', `expected sqlite:<path> or postgres://…, got "${raw}"`);
+}
+
+function url(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `not a URL: "${raw}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError(name, `must be an http(s) URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function redisUrl(env: Env): string | undefined {
+  const raw = env.REDIS_URL;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError('REDIS_URL', `expected redis://…, got "${raw}"`);
+  return raw;
+}
+
+/** Reads the settings from an environment (normally `process.env`). */
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 8000, 0, 65535);
+  return Object.freeze({
+    port,
+    host: env.HOST || 'localhost',
+    publicUrl: url(env, 'PUBLIC_URL', `http://localhost:${port}`),
+    databaseUrl: databaseUrl(env),
+    redisUrl: redisUrl(env),
+    mode: oneOf(env, 'OPENENROLL_MODE', ['sandbox', 'production'] as const, 'sandbox'),
+    accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 36000, 60, 86400),
+    sandboxEnrollees: integer(env, 'SANDBOX_ENROLLEES', 100, 0, 100000),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    loginMaxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),
+    loginLockoutSeconds: integer(env, 'LOGIN_LOCKOUT_SECONDS', 900, 1, 86400),
+  });
+}

@@ -1,0 +1,34 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from './config.js';
+import { registerAppCommands } from './commands/apps.js';
+import { CommandError } from './commands/context.js';
+import { registerEnrolleeCommands } from './commands/enrollees.js';
+import { registerServeCommands } from './commands/serve.js';
+
+const program = new Command('openenroll')
+  .description(
+    'Enrollee data authorization (OAuth 2.0 + PKCE, FHIR R4) and health plan API in one service.\n' +
+      'Settings come from the environment: PORT, HOST, DATABASE_URL, REDIS_URL, PUBLIC_URL, OPENENROLL_MODE, …\n' +
+      '(see README.md, "Configuration").',
+  )
+  .showHelpAfterError()
+  .exitOverride();
+
+registerServeCommands(program);
+registerAppCommands(program);
+registerEnrolleeCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) process.exit(error.exitCode);
+  if (error instanceof ConfigError) {
+    console.error(`openenroll: bad setting ${error.message}`);
+    process.exit(2);
+  }
+  if (error instanceof CommandError) {
+    console.error(`openenroll: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}

@@ -1,0 +1,92 @@
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { createHttpServer, type App } from './shared/http.js';
+import type { Logger } from './shared/logger.js';
+import { connect, migrate, type Storage } from './storage/connect.js';
+import { createDbCounters, createRedisCounters, type Counters } from './storage/counters.js';
+import { registerAuthService } from './auth/app.js';
+import type { AuthDeps } from './auth/oauth/deps.js';
+import { renderErrorForRequest } from './auth/pages/error-page.js';
+import { createAppStore } from './auth/store/apps.js';
+import { createEnrolleeStore } from './auth/store/enrollees.js';
+import { createSessionStore } from './auth/store/sessions.js';
+import { createTokenStore } from './auth/store/tokens.js';
+import { buildSandboxEnrollees } from './auth/sandbox/enrollees.js';
+
+/** Everything a running service holds open, so it can be closed in one call. */
+export interface Service {
+  app: App;
+  storage: Storage;
+  deps: AuthDeps;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  /** A ready storage (tests pass their own isolated database); otherwise `config.databaseUrl` is opened. */
+  storage?: Storage;
+  now?: () => number;
+}
+
+function counters(storage: Storage, redis: Redis | undefined): Counters {
+  return redis ? createRedisCounters(redis) : createDbCounters(storage.db);
+}
+
+/** Stores and settings of the authorization service over one storage. */
+export function authDeps(config: Config, storage: Storage, logger: Logger, redis?: Redis, now = Date.now): AuthDeps {
+  const auditLog = logger.child({ channel: 'audit' });
+  return {
+    apps: createAppStore(storage.db),
+    enrollees: createEnrolleeStore(storage.db),
+    sessions: createSessionStore(storage.db),
+    tokens: createTokenStore(storage.db),
+    counters: counters(storage, redis),
+    audit: (event, fields) => auditLog.info({ event, ...fields }, event),
+    now,
+    settings: {
+      publicUrl: config.publicUrl,
+      sandbox: config.mode === 'sandbox',
+      accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+      codeTtlSeconds: 60,
+      approvalTtlSeconds: 600,
+      sessionTtlSeconds: 5400,
+      loginMaxFailures: config.loginMaxFailures,
+      loginLockoutSeconds: config.loginLockoutSeconds,
+      secureCookies: config.publicUrl.startsWith('https:'),
+    },
+  };
+}
+
+/** Sandbox mode: make sure the synthetic enrollees exist (idempotent, safe from several instances). */
+export async function ensureSandboxEnrollees(deps: AuthDeps, count: number): Promise<number> {
+  const existing = await deps.enrollees.countEnrollees();
+  if (existing >= count) return 0;
+  const enrollees = await buildSandboxEnrollees(existing, count - existing);
+  await deps.enrollees.insertEnrollees(enrollees, deps.now());
+  return enrollees.length;
+}
+
+/** Builds the whole service: storage migrated, sandbox data ready, both services' routes registered. */
+export async function buildService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
+  const storage = options.storage ?? (await connect(config.databaseUrl));
+  await migrate(storage);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
+  const deps = authDeps(config, storage, logger, redis, options.now);
+  if (config.mode === 'sandbox') await ensureSandboxEnrollees(deps, config.sandboxEnrollees);
+  const app = await createHttpServer({ logger, trustProxy: config.trustProxy, renderPage: renderErrorForRequest });
+  app.get('/health', async () => {
+    await deps.enrollees.countEnrollees();
+    return { status: 'ok' };
+  });
+  registerAuthService(app, deps);
+  await app.ready();
+  return {
+    app,
+    storage,
+    deps,
+    async close() {
+      await app.close();
+      redis?.disconnect();
+      if (!options.storage) await storage.close();
+    },
+  };
+}

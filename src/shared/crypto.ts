@@ -1,0 +1,35 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** A random 256-bit value as base64url (43 characters): client secrets, tokens, codes, session ids. */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+/** Random alphanumeric text, for identifiers people copy (client ids). */
+export function randomAlphanumeric(length: number): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length)) {
+      // 248 = 4 × 62: drop the tail so every character is equally likely.
+      if (byte < 248 && out.length < length) out += alphabet[byte % 62];
+    }
+  }
+  return out;
+}
+
+/**
+ * SHA-256 hex digest. High-entropy random secrets (tokens, codes, client secrets) are stored this way:
+ * a slow password hash adds nothing when the input already has 256 bits of entropy.
+ */
+export function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/** Compares two strings in time that depends only on their length. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  if (left.length !== right.length) return false;
+  return timingSafeEqual(left, right);
+}

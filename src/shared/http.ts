@@ -1,0 +1,132 @@
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import cookie from '@fastify/cookie';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { HttpError, jsonError } from './errors.js';
+import type { Logger } from './logger.js';
+
+/** How a route renders errors the framework raises (bad encoding, huge body, wrong content type…). */
+export type ErrorShape = 'oauth' | 'service' | 'detail' | 'message' | 'page' | 'text';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    errorShape?: ErrorShape;
+  }
+}
+
+export interface HttpServerOptions {
+  logger: Logger;
+  trustProxy: boolean;
+  /** Renders an HTML page for errors whose body is a page. */
+  renderPage: (request: FastifyRequest, template: string, data: Record<string, unknown>) => string;
+  bodyLimit?: number;
+}
+
+export type App = FastifyInstance<
+  import('node:http').Server,
+  import('node:http').IncomingMessage,
+  import('node:http').ServerResponse,
+  import('fastify').FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** The HTTP kernel both services stand on: parsers, logging, security headers and one error renderer. */
+export async function createHttpServer(options: HttpServerOptions): Promise<App> {
+  const app = Fastify({
+    bodyLimit: options.bodyLimit ?? 64 * 1024,
+    trustProxy: options.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
+    loggerInstance: options.logger,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  await app.register(formbody);
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { files: 0, fields: 50, fieldSize: 16 * 1024, parts: 50 },
+  });
+  await app.register(cookie);
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('content-security-policy', "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'");
+    reply.header('cross-origin-opener-policy', 'same-origin');
+    if (!reply.hasHeader('cache-control') && request.method !== 'GET') reply.header('cache-control', 'no-store');
+  });
+
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => sendError(options, error, request, reply));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(options, jsonError(404, { status_code: 404, message: 'Not found.' }), request, reply),
+  );
+  return app as unknown as App;
+}
+
+function frameworkError(shape: ErrorShape, status: number, message: string): HttpError {
+  switch (shape) {
+    case 'oauth':
+      return jsonError(status, { error: 'invalid_request', error_description: message });
+    case 'service':
+      return jsonError(status, { status_code: status, error: 'invalid_request', error_description: message });
+    case 'detail':
+      return jsonError(status, { detail: message });
+    case 'page':
+      return new HttpError(status, { kind: 'page', template: 'error', data: { title: 'invalid_request', message } });
+    case 'text':
+      return new HttpError(status, { kind: 'text', value: message });
+    default:
+      return jsonError(status, { status_code: status, message });
+  }
+}
+
+function sendError(
+  options: HttpServerOptions,
+  error: FastifyError | HttpError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  let httpError: HttpError;
+  if (error instanceof HttpError) {
+    httpError = error;
+  } else {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'unhandled error');
+    const message = status === 500 ? 'Internal server error.' : (error.message ?? 'Bad request.');
+    httpError = frameworkError(request.routeOptions.config?.errorShape ?? 'message', status, message);
+  }
+  reply.status(httpError.status).headers(httpError.headers);
+  const { body } = httpError;
+  if (body.kind === 'json') return reply.type('application/json; charset=utf-8').send(body.value);
+  if (body.kind === 'text') return reply.type('text/plain; charset=utf-8').send(body.value);
+  return reply
+    .type('text/html; charset=utf-8')
+    .send(options.renderPage(request, body.template, { ...body.data, status: httpError.status }));
+}
+
+/**
+ * Flattens parsed parameters to single strings. RFC 6749 §3.1/§3.2: a parameter must not repeat; values
+ * that are not text (a JSON body's numbers or objects) are refused too.
+ */
+export function singleParams(
+  source: unknown,
+  onProblem: (message: string) => Error,
+  repeatable: readonly string[] = [],
+): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  if (source === null || source === undefined) return out;
+  if (typeof source !== 'object') throw onProblem('Request parameters must be form-encoded.');
+  for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
+    if (Array.isArray(value)) {
+      if (!repeatable.includes(key)) throw onProblem(`Parameter ${key} must not be repeated.`);
+      const last = value[value.length - 1];
+      if (typeof last !== 'string') throw onProblem(`Parameter ${key} must be text.`);
+      out[key] = last;
+    } else if (typeof value === 'string') {
+      out[key] = value;
+    } else {
+      throw onProblem(`Parameter ${key} must be text.`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,29 @@
+import { pino, stdSerializers, type Logger as PinoLogger } from 'pino';
+
+export type Logger = PinoLogger;
+
+/** Query parameters that carry secrets and must never reach a log line. */
+const SECRET_PARAMS = ['access_token', 'code', 'client_secret', 'refresh_token', 'token', 'code_verifier', 'password'];
+
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  for (const name of SECRET_PARAMS) if (params.has(name)) params.set(name, '[redacted]');
+  return `${url.slice(0, q)}?${params.toString()}`;
+}
+
+/** Structured JSON logs; credentials in headers and query strings are redacted. */
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: redactUrl(req.url) }),
+      err: stdSerializers.err,
+    },
+  });
+}

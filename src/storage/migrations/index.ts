@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as auth from './0001-auth.js';
+
+/** Every migration in order; names sort in the order they must run. */
+export const migrations: Record<string, Migration> = {
+  '0001-auth': auth,
+};
