@@ -32,7 +32,13 @@ function counters(storage: Storage, redis: Redis | undefined): Counters {
 }
 
 /** Stores and settings of the authorization service over one storage. */
-export function authDeps(config: Config, storage: Storage, logger: Logger, redis?: Redis, now = Date.now): AuthDeps {
+export function authDeps(
+  config: Config,
+  storage: Storage,
+  logger: Logger,
+  redis?: Redis,
+  now = Date.now,
+): AuthDeps {
   const auditLog = logger.child({ channel: 'audit' });
   return {
     apps: createAppStore(storage.db),
@@ -66,13 +72,23 @@ export async function ensureSandboxEnrollees(deps: AuthDeps, count: number): Pro
 }
 
 /** Builds the whole service: storage migrated, sandbox data ready, both services' routes registered. */
-export async function buildService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
+export async function buildService(
+  config: Config,
+  logger: Logger,
+  options: ServiceOptions = {},
+): Promise<Service> {
   const storage = options.storage ?? (await connect(config.databaseUrl));
   await migrate(storage);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
+    : undefined;
   const deps = authDeps(config, storage, logger, redis, options.now);
   if (config.mode === 'sandbox') await ensureSandboxEnrollees(deps, config.sandboxEnrollees);
-  const app = await createHttpServer({ logger, trustProxy: config.trustProxy, renderPage: renderErrorForRequest });
+  const app = await createHttpServer({
+    logger,
+    trustProxy: config.trustProxy,
+    renderPage: renderErrorForRequest,
+  });
   app.get('/health', async () => {
     await deps.enrollees.countEnrollees();
     return { status: 'ok' };

@@ -1,6 +1,12 @@
 import type { Command } from 'commander';
 import { registerApp, RegistrationError } from '../auth/oauth/registration.js';
-import { createAppStore, DATA_ACCESS_TYPES, DuplicateAppNameError, type App, type DataAccessType } from '../auth/store/apps.js';
+import {
+  createAppStore,
+  DATA_ACCESS_TYPES,
+  DuplicateAppNameError,
+  type App,
+  type DataAccessType,
+} from '../auth/store/apps.js';
 import { CommandError, printTable, withStorage } from './context.js';
 
 const ACCESS_LABEL: Record<DataAccessType, string> = {
@@ -48,7 +54,9 @@ export function registerAppCommands(program: Command): void {
     .option('--json', 'print {"client_id","client_secret"} as JSON')
     .action(async (opts) => {
       if (!DATA_ACCESS_TYPES.includes(opts.access)) {
-        throw new CommandError(`--access must be one of ${DATA_ACCESS_TYPES.join(', ')}, got "${opts.access}"`);
+        throw new CommandError(
+          `--access must be one of ${DATA_ACCESS_TYPES.join(', ')}, got "${opts.access}"`,
+        );
       }
       if (!['yes', 'no'].includes(opts.demographic)) {
         throw new CommandError(`--demographic must be yes or no, got "${opts.demographic}"`);
@@ -118,7 +126,9 @@ export function registerAppCommands(program: Command): void {
   ] as const) {
     apps
       .command(`${name} <client_id>`)
-      .description(active ? 'allow the app to authorize and use tokens again' : 'block the app everywhere at once')
+      .description(
+        active ? 'allow the app to authorize and use tokens again' : 'block the app everywhere at once',
+      )
       .action(async (clientId: string) => {
         await withStorage(async (storage) => {
           if (!(await createAppStore(storage.db).setAppActive(clientId, active, Date.now()))) {

@@ -21,7 +21,11 @@ export function printTable(rows: Record<string, string>[]): void {
   }
   const columns = Object.keys(rows[0]!);
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => (r[c] ?? '').length)));
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   console.log(line(columns.map((c) => c.toUpperCase())));
   for (const row of rows) console.log(line(columns.map((c) => row[c] ?? '')));
 }

@@ -18,7 +18,11 @@ export function registerEnrolleeCommands(program: Command): void {
           name: `${e.givenName} ${e.familyName}`,
         }));
         if (opts.json) {
-          console.log(JSON.stringify(rows.map(({ username, password, patient_id }) => ({ username, password, patient_id }))));
+          console.log(
+            JSON.stringify(
+              rows.map(({ username, password, patient_id }) => ({ username, password, patient_id })),
+            ),
+          );
         } else {
           printTable(rows);
         }

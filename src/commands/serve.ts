@@ -12,7 +12,9 @@ export function registerServeCommands(program: Command): void {
       const logger = createLogger(config.logLevel);
       const service = await buildService(config, logger);
       const purge = setInterval(() => {
-        service.deps.sessions.purgeExpired(Date.now()).catch((err: unknown) => logger.warn({ err }, 'purge failed'));
+        service.deps.sessions
+          .purgeExpired(Date.now())
+          .catch((err: unknown) => logger.warn({ err }, 'purge failed'));
       }, 60_000);
       purge.unref();
       const stop = async (signal: string) => {
@@ -24,7 +26,10 @@ export function registerServeCommands(program: Command): void {
       process.once('SIGINT', () => void stop('SIGINT'));
       process.once('SIGTERM', () => void stop('SIGTERM'));
       await service.app.listen({ port: config.port, host: config.host });
-      logger.info({ mode: config.mode, publicUrl: config.publicUrl, database: config.databaseUrl.split(':')[0] }, 'ready');
+      logger.info(
+        { mode: config.mode, publicUrl: config.publicUrl, database: config.databaseUrl.split(':')[0] },
+        'ready',
+      );
     });
 
   program

@@ -13,7 +13,9 @@ export class HttpError extends Error {
     readonly body: ErrorBody,
     readonly headers: Record<string, string> = {},
   ) {
-    super(body.kind === 'json' ? JSON.stringify(body.value) : body.kind === 'text' ? body.value : body.template);
+    super(
+      body.kind === 'json' ? JSON.stringify(body.value) : body.kind === 'text' ? body.value : body.template,
+    );
     this.name = 'HttpError';
   }
 }

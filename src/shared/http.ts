@@ -1,4 +1,9 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import cookie from '@fastify/cookie';
@@ -51,12 +56,18 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-frame-options', 'DENY');
-    reply.header('content-security-policy', "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'");
+    reply.header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
     reply.header('cross-origin-opener-policy', 'same-origin');
-    if (!reply.hasHeader('cache-control') && request.method !== 'GET') reply.header('cache-control', 'no-store');
+    if (!reply.hasHeader('cache-control') && request.method !== 'GET')
+      reply.header('cache-control', 'no-store');
   });
 
-  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => sendError(options, error, request, reply));
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) =>
+    sendError(options, error, request, reply),
+  );
   app.setNotFoundHandler((request, reply) =>
     sendError(options, jsonError(404, { status_code: 404, message: 'Not found.' }), request, reply),
   );
@@ -72,7 +83,11 @@ function frameworkError(shape: ErrorShape, status: number, message: string): Htt
     case 'detail':
       return jsonError(status, { detail: message });
     case 'page':
-      return new HttpError(status, { kind: 'page', template: 'error', data: { title: 'invalid_request', message } });
+      return new HttpError(status, {
+        kind: 'page',
+        template: 'error',
+        data: { title: 'invalid_request', message },
+      });
     case 'text':
       return new HttpError(status, { kind: 'text', value: message });
     default:
@@ -90,7 +105,8 @@ function sendError(
   if (error instanceof HttpError) {
     httpError = error;
   } else {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    const status =
+      error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, 'unhandled error');
     const message = status === 500 ? 'Internal server error.' : (error.message ?? 'Bad request.');
     httpError = frameworkError(request.routeOptions.config?.errorShape ?? 'message', status, message);

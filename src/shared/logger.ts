@@ -3,7 +3,15 @@ import { pino, stdSerializers, type Logger as PinoLogger } from 'pino';
 export type Logger = PinoLogger;
 
 /** Query parameters that carry secrets and must never reach a log line. */
-const SECRET_PARAMS = ['access_token', 'code', 'client_secret', 'refresh_token', 'token', 'code_verifier', 'password'];
+const SECRET_PARAMS = [
+  'access_token',
+  'code',
+  'client_secret',
+  'refresh_token',
+  'token',
+  'code_verifier',
+  'password',
+];
 
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');

@@ -42,7 +42,8 @@ function connectSqlite(path: string): Storage {
 
 async function connectPostgres(url: string, options: ConnectOptions): Promise<Storage> {
   const schema = options.schema;
-  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`bad schema name ${schema}`);
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema))
+    throw new Error(`bad schema name ${schema}`);
   if (schema) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();

@@ -33,13 +33,15 @@ function resolveRedirectUri(app: App, given: string | undefined): string {
     if (app.redirectUris.length === 1) return app.redirectUris[0]!;
     throw pageError(400, 'invalid_request', 'Missing redirect URI.');
   }
-  if (!redirectUriMatches(app.redirectUris, given)) throw pageError(400, 'invalid_request', 'Mismatching redirect URI.');
+  if (!redirectUriMatches(app.redirectUris, given))
+    throw pageError(400, 'invalid_request', 'Mismatching redirect URI.');
   return given;
 }
 
 /** Step 2 — a confidential client's secret never travels through the browser (research §1.2 step 5). */
 function refuseClientSecret(params: Params): void {
-  if (params.client_secret !== undefined) throw textError(400, 'Illegal query parameter [client_secret] detected');
+  if (params.client_secret !== undefined)
+    throw textError(400, 'Illegal query parameter [client_secret] detected');
 }
 
 /** Step 3 — PKCE S256 and `state` are mandatory (seed "Authentication"; research §1.2 step 6). */
@@ -54,7 +56,11 @@ function checkPkceAndState(params: Params): void {
   const missing = required.filter((name) => !params[name]);
   if (missing.length > 0) throw messageError(400, `Missing Required Parameter(s): ${missing.join(', ')}`);
   if (!/^[A-Za-z0-9_-]{43}=?$/.test(params.code_challenge!)) {
-    throw serviceError(400, 'invalid_request', 'code_challenge must be the base64url SHA-256 of the code_verifier');
+    throw serviceError(
+      400,
+      'invalid_request',
+      'code_challenge must be the base64url SHA-256 of the code_verifier',
+    );
   }
 }
 
@@ -72,7 +78,9 @@ function checkResponseType(params: Params): void {
 function resolveScopes(app: App, raw: string | undefined): string[] {
   const requested = parseScope(raw);
   const refused = requested.filter(
-    (s) => !ALL_SCOPES.includes(s) || (!app.scopes.includes(s) && !(isDemographic(s) && !app.requireDemographicScopes)),
+    (s) =>
+      !ALL_SCOPES.includes(s) ||
+      (!app.scopes.includes(s) && !(isDemographic(s) && !app.requireDemographicScopes)),
   );
   if (refused.length > 0) throw messageError(400, 'Invalid scopes.');
   return scopesToOffer(requested, app.scopes);

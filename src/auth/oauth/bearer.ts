@@ -37,7 +37,8 @@ export async function authenticateBearer(
   }
   if (!context.appActive) throw detailError(401, TEXT.appInactive(context.appName));
   if (!context.hasGrant) throw detailError(403, TEXT.noPermission);
-  if (context.grantExpiresAt !== null && context.grantExpiresAt <= now) throw detailError(401, TEXT.grantTimedOut);
+  if (context.grantExpiresAt !== null && context.grantExpiresAt <= now)
+    throw detailError(401, TEXT.grantTimedOut);
   return context;
 }
 

@@ -36,7 +36,11 @@ export function readClientCredentials(
       throw oauthError(401, 'invalid_client', 'Malformed Basic credentials.');
     }
     if ((bodyId && bodyId !== id) || (bodySecret && bodySecret !== secret)) {
-      throw oauthError(400, 'invalid_request', 'Client credentials in the body do not match the Authorization header.');
+      throw oauthError(
+        400,
+        'invalid_request',
+        'Client credentials in the body do not match the Authorization header.',
+      );
     }
     return { clientId: id, clientSecret: secret, via: 'basic' };
   }

@@ -33,7 +33,12 @@ export function grantedScopes(app: App, requested: string[], shareDemographic: b
  * and the pair's grant is removed; otherwise the grant is renewed, the pair's earlier tokens revoked and
  * a 60-second code issued.
  */
-export async function decide(deps: AuthDeps, app: App, approval: Approval, decision: Decision): Promise<string> {
+export async function decide(
+  deps: AuthDeps,
+  app: App,
+  approval: Approval,
+  decision: Decision,
+): Promise<string> {
   const { request } = approval;
   const now = deps.now();
   const denied = withQuery(request.redirectUri, { error: 'access_denied', state: request.state });
@@ -44,7 +49,12 @@ export async function decide(deps: AuthDeps, app: App, approval: Approval, decis
   const scopes = grantedScopes(app, request.scopes, decision.shareDemographic);
   if (scopes.length === 0) {
     await deps.tokens.deleteGrant(app.clientId, approval.enrolleeId, 'consent-empty-scope', now);
-    deps.audit('consent', { client_id: app.clientId, enrollee: approval.enrolleeId, allow: true, scopes: [] });
+    deps.audit('consent', {
+      client_id: app.clientId,
+      enrollee: approval.enrolleeId,
+      allow: true,
+      scopes: [],
+    });
     return denied;
   }
   const code = randomToken();

@@ -23,11 +23,17 @@ export function detailError(status: number, detail: string, headers?: Record<str
 }
 
 /** An HTML page in the enrollee's language; `message` is a catalogue key or literal text. */
-export function pageError(status: number, title: string, message: string, params: Record<string, string> = {}) {
+export function pageError(
+  status: number,
+  title: string,
+  message: string,
+  params: Record<string, string> = {},
+) {
   return new HttpError(status, { kind: 'page', template: 'error', data: { title, message, params } });
 }
 
-export const REAUTHORIZE = 'To refresh data, the end user must re-authenticate and consent to share their data.';
+export const REAUTHORIZE =
+  'To refresh data, the end user must re-authenticate and consent to share their data.';
 
 export const TEXT = {
   appInactive: (name: string) =>

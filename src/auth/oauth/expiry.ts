@@ -19,5 +19,8 @@ export function addCalendarMonths(instant: number, months: number): number {
 
 /** Seed "Token response": `access_grant_expiration` as `YYYY-MM-DD HH:MM:SSZ` in UTC. */
 export function formatGrantExpiration(instant: number): string {
-  return new Date(instant).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, 'Z');
+  return new Date(instant)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, 'Z');
 }

@@ -3,8 +3,7 @@ import type { Enrollee } from '../store/enrollees.js';
 import type { AuthDeps } from './deps.js';
 
 export type LoginResult =
-  | { ok: true; enrollee: Enrollee }
-  | { ok: false; reason: 'invalid' | 'locked'; retryAfterSeconds?: number };
+  { ok: true; enrollee: Enrollee } | { ok: false; reason: 'invalid' | 'locked'; retryAfterSeconds?: number };
 
 // A hash of a random password, verified when the username is unknown so both paths cost the same.
 const decoy = hash('decoy-password-that-matches-nothing', { memoryCost: 19456, timeCost: 2 });

@@ -9,16 +9,20 @@ import { logHandle } from './grants/mint.js';
  * Seed "Revoke request": any token value answers 200; a token of this app — access or refresh — ends the
  * enrollee's data access grant for the app, and with it every token of the pair.
  */
-export async function revokeTokenAndGrant(deps: AuthDeps, app: App, token: string | undefined): Promise<void> {
+export async function revokeTokenAndGrant(
+  deps: AuthDeps,
+  app: App,
+  token: string | undefined,
+): Promise<void> {
   if (!token) throw oauthError(400, 'invalid_request', 'Missing token parameter.');
   const hash = sha256(token);
-  const owner =
-    (await deps.tokens.findAccessTokenOwner(hash)) ?? (await deps.tokens.findRefreshToken(hash));
+  const owner = (await deps.tokens.findAccessTokenOwner(hash)) ?? (await deps.tokens.findRefreshToken(hash));
   if (!owner || owner.clientId !== app.clientId) return;
   const now = deps.now();
   const deleted = await deps.tokens.deleteGrant(app.clientId, owner.enrolleeId, 'revoked-by-app', now);
   deps.audit('revoke', { client_id: app.clientId, token: logHandle(hash), grant_deleted: deleted });
-  if (deleted) deps.audit('grant_changed', { client_id: app.clientId, enrollee: owner.enrolleeId, action: 'revoked' });
+  if (deleted)
+    deps.audit('grant_changed', { client_id: app.clientId, enrollee: owner.enrolleeId, action: 'revoked' });
 }
 
 /**
@@ -52,5 +56,8 @@ export async function revokeSingleToken(
 }
 
 function notYours() {
-  return jsonError(403, { status_code: 403, description: 'Application did not have access to the provided token.' });
+  return jsonError(403, {
+    status_code: 403,
+    description: 'Application did not have access to the provided token.',
+  });
 }

@@ -7,7 +7,12 @@ export const ALL_SCOPES: readonly string[] = [
   'openid',
   'profile',
   'launch/patient',
-  ...DATA_RESOURCES.flatMap((r) => [`patient/${r}.read`, `patient/${r}.rs`, `patient/${r}.r`, `patient/${r}.s`]),
+  ...DATA_RESOURCES.flatMap((r) => [
+    `patient/${r}.read`,
+    `patient/${r}.rs`,
+    `patient/${r}.r`,
+    `patient/${r}.s`,
+  ]),
 ];
 
 /** Scopes that expose personal information (seed "Personal information blocking"). */

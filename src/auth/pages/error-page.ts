@@ -3,8 +3,20 @@ import { pickLanguage } from '../oauth/language.js';
 import { renderErrorPage } from './render.js';
 
 /** Renders the error page for the HTTP kernel, in the language the request asks for. */
-export function renderErrorForRequest(request: FastifyRequest, _template: string, data: Record<string, unknown>) {
+export function renderErrorForRequest(
+  request: FastifyRequest,
+  _template: string,
+  data: Record<string, unknown>,
+) {
   const query = request.query as Record<string, unknown> | undefined;
-  const lang = pickLanguage(typeof query?.lang === 'string' ? query.lang : undefined, request.headers['accept-language']);
-  return renderErrorPage(lang, Number(data.status ?? 400), String(data.title ?? ''), String(data.message ?? ''));
+  const lang = pickLanguage(
+    typeof query?.lang === 'string' ? query.lang : undefined,
+    request.headers['accept-language'],
+  );
+  return renderErrorPage(
+    lang,
+    Number(data.status ?? 400),
+    String(data.title ?? ''),
+    String(data.message ?? ''),
+  );
 }

@@ -33,7 +33,8 @@ const en = {
   cancel: 'Cancel',
   switchLanguage: 'Cambiar a español',
   errorTitle: 'Something went wrong',
-  sessionExpired: 'This authorization request has expired or was already answered. Return to the app and start again.',
+  sessionExpired:
+    'This authorization request has expired or was already answered. Return to the app and start again.',
   formTampered: 'The form could not be verified. Return to the app and start again.',
   notFound: 'Not found.',
   loggedIn: 'You are logged in. Return to the app to continue.',
@@ -45,7 +46,8 @@ const es: Catalogue = {
   htmlLang: 'es',
   serviceName: 'openenroll',
   loginTitle: 'Inicie sesión para compartir los datos de su plan de salud',
-  loginIntro: 'Inicie sesión con la cuenta de su plan de salud para continuar a la aplicación que pidió sus datos.',
+  loginIntro:
+    'Inicie sesión con la cuenta de su plan de salud para continuar a la aplicación que pidió sus datos.',
   username: 'Nombre de usuario',
   password: 'Contraseña',
   logIn: 'Iniciar sesión',
@@ -98,7 +100,8 @@ export function isMessageKey(value: string): value is MessageKey {
 
 /** A date as people of that language write it, e.g. "December 22, 2027" / "22 de diciembre de 2027". */
 export function formatDate(lang: Language, instant: number): string {
-  return new Intl.DateTimeFormat(lang === 'es' ? 'es-US' : 'en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(
-    instant,
-  );
+  return new Intl.DateTimeFormat(lang === 'es' ? 'es-US' : 'en-US', {
+    dateStyle: 'long',
+    timeZone: 'UTC',
+  }).format(instant);
 }

@@ -14,7 +14,11 @@ const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b
 export function formParams(request: FastifyRequest): Record<string, string | undefined> {
   const type = request.headers['content-type'];
   if (type !== undefined && !FORM_TYPES.test(type)) {
-    throw oauthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded or multipart/form-data.');
+    throw oauthError(
+      400,
+      'invalid_request',
+      'The body must be application/x-www-form-urlencoded or multipart/form-data.',
+    );
   }
   return singleParams(request.body, (m) => oauthError(400, 'invalid_request', m));
 }

@@ -10,7 +10,13 @@ import { messageError, pageError, TEXT } from '../oauth/errors.js';
 import type { Language } from '../oauth/language.js';
 import { formatDate, translator } from '../pages/i18n.js';
 import { renderPage } from '../pages/render.js';
-import { consentCsrf, csrfMatches, currentEnrollee, pageLanguage, switchLanguageUrl } from './browser-session.js';
+import {
+  consentCsrf,
+  csrfMatches,
+  currentEnrollee,
+  pageLanguage,
+  switchLanguageUrl,
+} from './browser-session.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -44,7 +50,9 @@ function durationSentence(deps: AuthDeps, app: ClientApp, lang: Language): strin
   }
   if (app.dataAccessType === 'ONE_TIME') {
     const hours = Math.round(ttl / 3600);
-    return hours === 1 ? t('accessHour', { app: app.name }) : t('accessHours', { app: app.name, hours: String(hours) });
+    return hours === 1
+      ? t('accessHour', { app: app.name })
+      : t('accessHours', { app: app.name, hours: String(hours) });
   }
   return undefined;
 }
@@ -69,12 +77,15 @@ async function showConsent(deps: AuthDeps, request: FastifyRequest, reply: Fasti
 
 async function submitConsent(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply, id: string) {
   const { approval, app, sessionToken } = await loadPending(deps, request, id);
-  const form = singleParams(request.body, (m) => pageError(400, 'invalid_request', m), ['share_demographic_scopes']);
+  const form = singleParams(request.body, (m) => pageError(400, 'invalid_request', m), [
+    'share_demographic_scopes',
+  ]);
   if (!csrfMatches(consentCsrf(sessionToken, approval.id), form.csrf)) {
     throw pageError(403, 'invalid_request', 'formTampered');
   }
   // One decision per approval, even when two instances receive a double-submitted form.
-  if (!(await deps.sessions.consumeApproval(approval.id))) throw pageError(400, 'invalid_request', 'sessionExpired');
+  if (!(await deps.sessions.consumeApproval(approval.id)))
+    throw pageError(400, 'invalid_request', 'sessionExpired');
   const location = await decide(deps, app, approval, {
     allow: form.allow !== undefined,
     shareDemographic: form.share_demographic_scopes === 'True',

@@ -34,7 +34,13 @@ interface LoginView {
  * The login form carries a double-submit CSRF token: a random value in an HttpOnly SameSite cookie that
  * the posted form must repeat (there is no session yet to derive one from).
  */
-function showLogin(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply, lang: Language, view: LoginView) {
+function showLogin(
+  deps: AuthDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  lang: Language,
+  view: LoginView,
+) {
   const csrf = request.cookies[LOGIN_CSRF_COOKIE] ?? randomToken();
   reply.setCookie(LOGIN_CSRF_COOKIE, csrf, cookieOptions(deps, 3600));
   const html = renderPage('login', lang, {
@@ -46,7 +52,11 @@ function showLogin(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply,
     error: view.error,
     sandbox: deps.settings.sandbox,
   });
-  return reply.status(view.status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+  return reply
+    .status(view.status)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(html);
 }
 
 export function registerLoginRoutes(app: App, deps: AuthDeps): void {
@@ -55,7 +65,11 @@ export function registerLoginRoutes(app: App, deps: AuthDeps): void {
   app.get('/v2/accounts/login', { config }, (request, reply) => {
     const query = singleParams(request.query, (m) => pageError(400, 'invalid_request', m));
     const lang = pageLanguage(request);
-    return showLogin(deps, request, reply, lang, { next: safeNext(query.next) ?? '', username: '', status: 200 });
+    return showLogin(deps, request, reply, lang, {
+      next: safeNext(query.next) ?? '',
+      username: '',
+      status: 200,
+    });
   });
 
   app.post('/v2/accounts/login', { config }, async (request, reply) => {
@@ -63,7 +77,8 @@ export function registerLoginRoutes(app: App, deps: AuthDeps): void {
     const lang = pageLanguage(request, form.lang === 'es' || form.lang === 'en' ? form.lang : null);
     const t = translator(lang);
     const cookieCsrf = request.cookies[LOGIN_CSRF_COOKIE];
-    if (!cookieCsrf || !csrfMatches(cookieCsrf, form.csrf)) throw pageError(403, 'invalid_request', 'formTampered');
+    if (!cookieCsrf || !csrfMatches(cookieCsrf, form.csrf))
+      throw pageError(403, 'invalid_request', 'formTampered');
     const next = safeNext(form.next) ?? '';
     const username = (form.username ?? '').slice(0, 100);
     const result = await logIn(deps, username, (form.password ?? '').slice(0, 200));

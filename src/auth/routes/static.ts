@@ -8,6 +8,8 @@ export function registerStaticRoutes(app: App): void {
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(css),
   );
   app.get('/robots.txt', async (_request, reply) =>
-    reply.type('text/plain; charset=utf-8').send('User-agent: *\nDisallow: /v2/o/\nDisallow: /v2/accounts/\n'),
+    reply
+      .type('text/plain; charset=utf-8')
+      .send('User-agent: *\nDisallow: /v2/o/\nDisallow: /v2/accounts/\n'),
   );
 }

@@ -14,7 +14,12 @@ export function registerTokenRoute(app: App, deps: AuthDeps): void {
       schema: {
         description: 'Exchange an authorization code or a refresh token for tokens.',
         tags: ['authorization'],
-        response: { 200: TokenResponseSchema, 400: OAuthErrorSchema, 401: OAuthErrorSchema, 403: ServiceErrorSchema },
+        response: {
+          200: TokenResponseSchema,
+          400: OAuthErrorSchema,
+          401: OAuthErrorSchema,
+          403: ServiceErrorSchema,
+        },
       },
     },
     async (request, reply) => {

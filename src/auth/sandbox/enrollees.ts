@@ -3,7 +3,18 @@ import type { Enrollee } from '../store/enrollees.js';
 import { hashPassword } from '../oauth/login.js';
 
 const GIVEN = ['Jane', 'John', 'Maria', 'Jose', 'Linda', 'James', 'Ana', 'Robert', 'Rosa', 'Michael'];
-const FAMILY = ['Doe', 'Smith', 'Garcia', 'Johnson', 'Martinez', 'Brown', 'Lopez', 'Davis', 'Hernandez', 'Wilson'];
+const FAMILY = [
+  'Doe',
+  'Smith',
+  'Garcia',
+  'Johnson',
+  'Martinez',
+  'Brown',
+  'Lopez',
+  'Davis',
+  'Hernandez',
+  'Wilson',
+];
 
 /**
  * Synthetic sandbox enrollee number `n`: username `BBUser00000`…, password `PW00000!`… (public by design,

@@ -50,7 +50,11 @@ export function createAppStore(db: Kysely<Database>) {
   return {
     async insertApp(app: NewApp, now: number): Promise<App> {
       const nameKey = app.name.trim().toLowerCase();
-      const taken = await db.selectFrom('apps').select('client_id').where('name_key', '=', nameKey).executeTakeFirst();
+      const taken = await db
+        .selectFrom('apps')
+        .select('client_id')
+        .where('name_key', '=', nameKey)
+        .executeTakeFirst();
       if (taken) throw new DuplicateAppNameError(`an app named "${app.name}" already exists`);
       await db
         .insertInto('apps')
@@ -77,7 +81,11 @@ export function createAppStore(db: Kysely<Database>) {
     },
 
     async findApp(clientId: string): Promise<App | undefined> {
-      const row = await db.selectFrom('apps').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+      const row = await db
+        .selectFrom('apps')
+        .selectAll()
+        .where('client_id', '=', clientId)
+        .executeTakeFirst();
       return row ? toApp(row) : undefined;
     },
 

@@ -54,7 +54,11 @@ export function createEnrolleeStore(db: Kysely<Database>) {
     },
 
     async findEnrolleeByUsername(username: string): Promise<Enrollee | undefined> {
-      const row = await db.selectFrom('enrollees').selectAll().where('username', '=', username).executeTakeFirst();
+      const row = await db
+        .selectFrom('enrollees')
+        .selectAll()
+        .where('username', '=', username)
+        .executeTakeFirst();
       return row ? toEnrollee(row) : undefined;
     },
 
@@ -64,7 +68,11 @@ export function createEnrolleeStore(db: Kysely<Database>) {
     },
 
     async findEnrolleeByPatientId(patientId: string): Promise<Enrollee | undefined> {
-      const row = await db.selectFrom('enrollees').selectAll().where('patient_id', '=', patientId).executeTakeFirst();
+      const row = await db
+        .selectFrom('enrollees')
+        .selectAll()
+        .where('patient_id', '=', patientId)
+        .executeTakeFirst();
       return row ? toEnrollee(row) : undefined;
     },
 

@@ -82,7 +82,12 @@ async function revokePairTokens(db: Db, clientId: string, enrolleeId: string, no
     .execute();
 }
 
-async function insertTokens(db: Db, access: NewAccessToken, refresh: NewRefreshToken | undefined, now: number) {
+async function insertTokens(
+  db: Db,
+  access: NewAccessToken,
+  refresh: NewRefreshToken | undefined,
+  now: number,
+) {
   await db
     .insertInto('access_tokens')
     .values({
@@ -160,7 +165,11 @@ async function insertCodeRow(db: Db, code: AuthCode, now: number) {
 export function createTokenStore(db: Kysely<Database>) {
   return {
     async findCode(codeHash: string): Promise<AuthCode | undefined> {
-      const row = await db.selectFrom('auth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+      const row = await db
+        .selectFrom('auth_codes')
+        .selectAll()
+        .where('code_hash', '=', codeHash)
+        .executeTakeFirst();
       if (!row) return undefined;
       return {
         codeHash: row.code_hash,
@@ -325,7 +334,11 @@ export function createTokenStore(db: Kysely<Database>) {
     /** RFC 7009 for an access token: it dies, and so does the refresh token paired with it. */
     async revokeAccessToken(tokenHash: string, now: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('access_tokens').set({ revoked_at: now }).where('token_hash', '=', tokenHash).execute();
+        await trx
+          .updateTable('access_tokens')
+          .set({ revoked_at: now })
+          .where('token_hash', '=', tokenHash)
+          .execute();
         await trx
           .updateTable('refresh_tokens')
           .set({ revoked_at: now })
@@ -352,7 +365,9 @@ export function createTokenStore(db: Kysely<Database>) {
       });
     },
 
-    async findAccessTokenOwner(tokenHash: string): Promise<{ clientId: string; enrolleeId: string } | undefined> {
+    async findAccessTokenOwner(
+      tokenHash: string,
+    ): Promise<{ clientId: string; enrolleeId: string } | undefined> {
       const row = await db
         .selectFrom('access_tokens')
         .select(['client_id', 'enrollee_id'])
@@ -395,7 +410,9 @@ export function createTokenStore(db: Kysely<Database>) {
             expires_at: grant.expiresAt,
           })
           .onConflict((oc) =>
-            oc.columns(['client_id', 'enrollee_id']).doUpdateSet({ expires_at: grant.expiresAt, updated_at: now }),
+            oc
+              .columns(['client_id', 'enrollee_id'])
+              .doUpdateSet({ expires_at: grant.expiresAt, updated_at: now }),
           )
           .execute();
         await revokePairTokens(trx, grant.clientId, grant.enrolleeId, now);

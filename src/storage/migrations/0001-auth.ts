@@ -101,7 +101,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('revoked_at', 'bigint')
     .execute();
-  await db.schema.createIndex('access_tokens_pair').on('access_tokens').columns(['client_id', 'enrollee_id']).execute();
+  await db.schema
+    .createIndex('access_tokens_pair')
+    .on('access_tokens')
+    .columns(['client_id', 'enrollee_id'])
+    .execute();
 
   await db.schema
     .createTable('refresh_tokens')

@@ -29,8 +29,10 @@ function checkRedirectUri(code: AuthCode, redirectUri: string | undefined): void
 /** RFC 7636 §4.6. */
 function checkVerifier(code: AuthCode, verifier: string | undefined): void {
   if (!verifier) throw oauthError(400, 'invalid_request', 'Code verifier required.');
-  if (verifier.length < VERIFIER_MIN) throw oauthError(400, 'invalid_grant', `code_verifier min length is ${VERIFIER_MIN}`);
-  if (verifier.length > VERIFIER_MAX) throw oauthError(400, 'invalid_grant', `code_verifier max length is ${VERIFIER_MAX}`);
+  if (verifier.length < VERIFIER_MIN)
+    throw oauthError(400, 'invalid_grant', `code_verifier min length is ${VERIFIER_MIN}`);
+  if (verifier.length > VERIFIER_MAX)
+    throw oauthError(400, 'invalid_grant', `code_verifier max length is ${VERIFIER_MAX}`);
   if (!verifierMatches(verifier, code.codeChallenge)) throw oauthError(400, 'invalid_grant');
 }
 

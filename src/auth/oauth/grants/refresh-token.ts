@@ -13,7 +13,8 @@ async function findRefreshToken(deps: AuthDeps, { app, params }: GrantRequest): 
   if (app.dataAccessType === 'ONE_TIME') throw serviceError(403, 'invalid_client', TEXT.noRefreshForApp);
   const token = await deps.tokens.findRefreshToken(sha256(params.refresh_token));
   if (!token) throw oauthError(400, 'invalid_grant', 'Refresh token not found.');
-  if (token.clientId !== app.clientId) throw oauthError(400, 'invalid_grant', 'Token does not match client_id');
+  if (token.clientId !== app.clientId)
+    throw oauthError(400, 'invalid_grant', 'Token does not match client_id');
   return token;
 }
 
