@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { createHttpServer, type App } from './shared/http.js';
 import type { Logger } from './shared/logger.js';
+import { collectApiDocs, serveApiDocs } from './shared/openapi.js';
 import { connect, migrate, type Storage } from './storage/connect.js';
 import { createDbCounters, createRedisCounters, type Counters } from './storage/counters.js';
 import { registerAuthService } from './auth/app.js';
@@ -89,11 +90,13 @@ export async function buildService(
     trustProxy: config.trustProxy,
     renderPage: renderErrorForRequest,
   });
-  app.get('/health', async () => {
+  await collectApiDocs(app, config.publicUrl, '0.1.0');
+  app.get('/health', { schema: { hide: true } }, async () => {
     await deps.enrollees.countEnrollees();
     return { status: 'ok' };
   });
   registerAuthService(app, deps);
+  await serveApiDocs(app);
   await app.ready();
   return {
     app,

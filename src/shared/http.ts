@@ -56,10 +56,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-frame-options', 'DENY');
-    reply.header(
-      'content-security-policy',
-      "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
-    );
+    if (!reply.hasHeader('content-security-policy')) {
+      reply.header(
+        'content-security-policy',
+        "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+      );
+    }
     reply.header('cross-origin-opener-policy', 'same-origin');
     if (!reply.hasHeader('cache-control') && request.method !== 'GET')
       reply.header('cache-control', 'no-store');
