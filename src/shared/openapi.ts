@@ -18,7 +18,12 @@ export async function collectApiDocs(app: App, publicUrl: string, version: strin
           'health plan API. Token-side requests are form-encoded; client credentials by HTTP Basic or in the body.',
       },
       servers: [{ url: publicUrl }],
-      tags: [{ name: 'authorization', description: 'OAuth 2.0 endpoints of the enrollee data authorization service' }],
+      tags: [
+        {
+          name: 'authorization',
+          description: 'OAuth 2.0 endpoints of the enrollee data authorization service',
+        },
+      ],
     },
   });
 }

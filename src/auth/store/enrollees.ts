@@ -47,7 +47,7 @@ export function createEnrolleeStore(db: Kysely<Database>) {
                 created_at: now,
               })),
             )
-            .onConflict((oc) => oc.column('username').doNothing())
+            .onConflict((oc) => oc.doNothing())
             .execute();
         }
       });

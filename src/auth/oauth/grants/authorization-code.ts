@@ -67,7 +67,7 @@ export const authorizationCodeGrant: TokenGrant = {
       accessToken: minted.accessToken,
       accessExpiresAt: minted.access.expiresAt,
       // Seed: the code exchange reports the remaining lifetime, which may be fractional.
-      expiresIn: Math.max(0, (minted.access.expiresAt - Date.now()) / 1000),
+      expiresIn: Math.max(0, (minted.access.expiresAt - deps.now()) / 1000),
       scope: code.scope,
       refreshToken: minted.refreshToken,
       patientId: enrollee.patientId,
