@@ -95,7 +95,12 @@ describe('cms-bluebutton-sdk against the service', () => {
     // No scope in the authorize URL → the app's default scopes; the server sends them space-delimited
     // (the SDK's `string[]` typing notwithstanding: it stores what it gets).
     const scopes = String(token.scope).split(' ');
-    for (const s of ['profile', 'patient/Patient.rs', 'patient/Coverage.rs', 'patient/ExplanationOfBenefit.rs']) {
+    for (const s of [
+      'profile',
+      'patient/Patient.rs',
+      'patient/Coverage.rs',
+      'patient/ExplanationOfBenefit.rs',
+    ]) {
       assert.ok(scopes.includes(s), `default scopes include ${s}: ${String(token.scope)}`);
     }
 
@@ -173,7 +178,7 @@ describe('cms-bluebutton-sdk against the service', () => {
     assert.notEqual(auto.token.refreshToken, token.refreshToken);
     assert.equal(auto.response?.status, 200);
     assert.equal((auto.response?.data as Record<string, unknown>).patient, PATIENT);
-    // The refresh revoked nothing but the old refresh token: it is now spent.
+    // That refresh rotated the refresh token: the old one is now spent.
     const reused = await httpFailure(bb.refreshAuthToken(token));
     assert.equal(reused.status, 400);
   });

@@ -68,8 +68,11 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Starts the real service on a free loopback port over an isolated database. */
-export async function startService(env: Record<string, string> = {}): Promise<RunningService> {
+/**
+ * Starts the real service on a loopback port over an isolated database: a free one by default, or `port`
+ * when the caller must know it before the service starts (e.g. to set `PUBLIC_URL`, the issuer).
+ */
+export async function startService(env: Record<string, string> = {}, port = 0): Promise<RunningService> {
   const database = createTestDatabase();
   const storage = await database.open();
   const clock = createClock();
@@ -81,7 +84,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Ru
     ...env,
   });
   const service = await buildService(config, createLogger(config.logLevel), { storage, now: clock.now });
-  const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = await service.app.listen({ port, host: '127.0.0.1' });
   return {
     url: address,
     service,
