@@ -4,12 +4,12 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HttpError, jsonError } from './errors.js';
 import type { Logger } from './logger.js';
+import { checkQueryEncoding, parseUrlEncoded } from './form.js';
 
 /** How a route renders errors the framework raises (bad encoding, huge body, wrong content type…). */
 export type ErrorShape = 'oauth' | 'service' | 'detail' | 'message' | 'page' | 'text';
@@ -43,14 +43,44 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
     trustProxy: options.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     loggerInstance: options.logger,
+    frameworkErrors: (error, _request, reply) => {
+      const message = error.code === 'FST_ERR_BAD_URL' ? 'Malformed URL.' : 'Bad request.';
+      void (reply as FastifyReply)
+        .code(400)
+        .type('application/json; charset=utf-8')
+        .send({ status_code: 400, message });
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  await app.register(formbody);
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      try {
+        done(null, parseUrlEncoded(body as string));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    },
+  );
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
     limits: { files: 0, fields: 50, fieldSize: 16 * 1024, parts: 50 },
   });
   await app.register(cookie);
+
+  // A query string that is not valid percent-encoded UTF-8 is refused, not silently repaired.
+  app.addHook('onRequest', async (request) => {
+    try {
+      checkQueryEncoding(request.url);
+    } catch {
+      throw frameworkError(
+        request.routeOptions.config?.errorShape ?? 'message',
+        400,
+        'Malformed percent-encoding in the query string.',
+      );
+    }
+  });
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
@@ -120,31 +150,4 @@ function sendError(
   return reply
     .type('text/html; charset=utf-8')
     .send(options.renderPage(request, body.template, { ...body.data, status: httpError.status }));
-}
-
-/**
- * Flattens parsed parameters to single strings. RFC 6749 §3.1/§3.2: a parameter must not repeat; values
- * that are not text (a JSON body's numbers or objects) are refused too.
- */
-export function singleParams(
-  source: unknown,
-  onProblem: (message: string) => Error,
-  repeatable: readonly string[] = [],
-): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  if (source === null || source === undefined) return out;
-  if (typeof source !== 'object') throw onProblem('Request parameters must be form-encoded.');
-  for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
-    if (Array.isArray(value)) {
-      if (!repeatable.includes(key)) throw onProblem(`Parameter ${key} must not be repeated.`);
-      const last = value[value.length - 1];
-      if (typeof last !== 'string') throw onProblem(`Parameter ${key} must be text.`);
-      out[key] = last;
-    } else if (typeof value === 'string') {
-      out[key] = value;
-    } else {
-      throw onProblem(`Parameter ${key} must be text.`);
-    }
-  }
-  return out;
 }

@@ -10,6 +10,8 @@ import { capabilitiesOf, type DialectCapabilities } from './dialect.js';
 export interface Storage {
   readonly db: Kysely<Database>;
   readonly dialect: DialectCapabilities;
+  /** PostgreSQL: the schema the tables live in (the connection's `current_schema()`). */
+  readonly schema?: string;
   close(): Promise<void>;
 }
 
@@ -59,14 +61,21 @@ async function connectPostgres(url: string, options: ConnectOptions): Promise<St
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: capabilitiesOf('postgres'), close: () => db.destroy() };
+  const { rows } = await pool.query<{ schema: string }>('select current_schema() as schema');
+  const current = rows[0]?.schema ?? 'public';
+  return { db, dialect: capabilitiesOf('postgres'), schema: current, close: () => db.destroy() };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the schema up to date; safe to run on every start and from several instances at once. */
 export async function migrate(storage: Storage): Promise<string[]> {
-  const migrator = new Migrator({ db: storage.db, provider });
+  // Kysely looks for its bookkeeping tables in every schema unless told which one is ours.
+  const migrator = new Migrator({
+    db: storage.db,
+    provider,
+    ...(storage.schema ? { migrationTableSchema: storage.schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

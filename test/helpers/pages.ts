@@ -7,7 +7,8 @@ import type { createTestApp, RunningService } from './service.js';
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
 export const LOGIN_PATH = '/v2/accounts/login';
-export const CONSENT_PATH = /^\/v2\/o\/authorize\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/(\?.*)?$/;
+export const CONSENT_PATH =
+  /^\/v2\/o\/authorize\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/(\?.*)?$/;
 
 export interface AuthorizeRequest {
   query: URLSearchParams;

@@ -1,4 +1,5 @@
 import { HttpError, jsonError } from '../../shared/errors.js';
+import type { Language } from './language.js';
 
 /**
  * The error bodies of the authorization service. Two shapes meet at the token endpoint (research §1.5):
@@ -22,14 +23,12 @@ export function detailError(status: number, detail: string, headers?: Record<str
   return jsonError(status, { detail }, headers);
 }
 
-/** An HTML page in the enrollee's language; `message` is a catalogue key or literal text. */
-export function pageError(
-  status: number,
-  title: string,
-  message: string,
-  params: Record<string, string> = {},
-) {
-  return new HttpError(status, { kind: 'page', template: 'error', data: { title, message, params } });
+/**
+ * An HTML page in the enrollee's language (`lang` when the flow already knows it, else the request's);
+ * `message` is a catalogue key or literal text.
+ */
+export function pageError(status: number, title: string, message: string, lang?: Language) {
+  return new HttpError(status, { kind: 'page', template: 'error', data: { title, message, lang } });
 }
 
 export const REAUTHORIZE =

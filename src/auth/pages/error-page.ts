@@ -9,10 +9,13 @@ export function renderErrorForRequest(
   data: Record<string, unknown>,
 ) {
   const query = request.query as Record<string, unknown> | undefined;
-  const lang = pickLanguage(
-    typeof query?.lang === 'string' ? query.lang : undefined,
-    request.headers['accept-language'],
-  );
+  const known = data.lang === 'en' || data.lang === 'es' ? data.lang : undefined;
+  const lang =
+    known ??
+    pickLanguage(
+      typeof query?.lang === 'string' ? query.lang : undefined,
+      request.headers['accept-language'],
+    );
   return renderErrorPage(
     lang,
     Number(data.status ?? 400),

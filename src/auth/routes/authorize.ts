@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../shared/http.js';
-import { singleParams } from '../../shared/http.js';
+import { formBody, singleParams } from '../../shared/form.js';
 import type { AuthDeps } from '../oauth/deps.js';
 import { messageError, pageError } from '../oauth/errors.js';
 import { validateAuthorizeRequest, type Params } from '../oauth/authorize-request.js';
@@ -11,7 +11,10 @@ import { currentEnrollee } from './browser-session.js';
 function authorizeParams(request: FastifyRequest): Params {
   const problem = (message: string) => pageError(400, 'invalid_request', message);
   const query = singleParams(request.query, problem);
-  const body = request.method === 'POST' ? singleParams(request.body, problem) : {};
+  const body =
+    request.method === 'POST'
+      ? formBody(request, (status, m) => pageError(status, 'invalid_request', m))
+      : {};
   return { ...body, ...Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) };
 }
 

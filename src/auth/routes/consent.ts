@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../shared/http.js';
-import { singleParams } from '../../shared/http.js';
+import { formBody } from '../../shared/form.js';
 import type { App as ClientApp } from '../store/apps.js';
 import type { Approval } from '../store/sessions.js';
 import type { AuthDeps } from '../oauth/deps.js';
@@ -65,7 +65,7 @@ async function showConsent(deps: AuthDeps, request: FastifyRequest, reply: Fasti
     title: t('consentTitle', { app: app.name }),
     switchUrl: switchLanguageUrl(request, lang),
     appName: app.name,
-    action: `/v2/o/authorize/${approval.id}/`,
+    action: `/v2/o/authorize/${approval.id}/?lang=${lang}`,
     csrf: consentCsrf(sessionToken, approval.id),
     askPersonal: app.requireDemographicScopes,
     duration: durationSentence(deps, app, lang),
@@ -77,11 +77,11 @@ async function showConsent(deps: AuthDeps, request: FastifyRequest, reply: Fasti
 
 async function submitConsent(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply, id: string) {
   const { approval, app, sessionToken } = await loadPending(deps, request, id);
-  const form = singleParams(request.body, (m) => pageError(400, 'invalid_request', m), [
+  const form = formBody(request, (status, m) => pageError(status, 'invalid_request', m), [
     'share_demographic_scopes',
   ]);
   if (!csrfMatches(consentCsrf(sessionToken, approval.id), form.csrf)) {
-    throw pageError(403, 'invalid_request', 'formTampered');
+    throw pageError(403, 'invalid_request', 'formTampered', pageLanguage(request, approval.request.lang));
   }
   // One decision per approval, even when two instances receive a double-submitted form.
   if (!(await deps.sessions.consumeApproval(approval.id)))

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../shared/http.js';
-import { singleParams } from '../../shared/http.js';
+import { formBody, singleParams } from '../../shared/form.js';
 import { randomToken } from '../../shared/crypto.js';
 import type { AuthDeps } from '../oauth/deps.js';
 import { pageError } from '../oauth/errors.js';
@@ -73,12 +73,13 @@ export function registerLoginRoutes(app: App, deps: AuthDeps): void {
   });
 
   app.post('/v2/accounts/login', { config }, async (request, reply) => {
-    const form = singleParams(request.body, (m) => pageError(400, 'invalid_request', m));
+    const form = formBody(request, (status, m) => pageError(status, 'invalid_request', m));
     const lang = pageLanguage(request, form.lang === 'es' || form.lang === 'en' ? form.lang : null);
     const t = translator(lang);
     const cookieCsrf = request.cookies[LOGIN_CSRF_COOKIE];
-    if (!cookieCsrf || !csrfMatches(cookieCsrf, form.csrf))
-      throw pageError(403, 'invalid_request', 'formTampered');
+    if (!cookieCsrf || !csrfMatches(cookieCsrf, form.csrf)) {
+      throw pageError(403, 'invalid_request', 'formTampered', lang);
+    }
     const next = safeNext(form.next) ?? '';
     const username = (form.username ?? '').slice(0, 100);
     const result = await logIn(deps, username, (form.password ?? '').slice(0, 200));
