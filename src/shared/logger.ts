@@ -1,4 +1,4 @@
-import { pino, stdSerializers, type Logger as PinoLogger } from 'pino';
+import { destination as stdout, pino, stdSerializers, type DestinationStream, type Logger as PinoLogger } from 'pino';
 
 export type Logger = PinoLogger;
 
@@ -21,17 +21,23 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q)}?${params.toString()}`;
 }
 
-/** Structured JSON logs; credentials in headers and query strings are redacted. */
-export function createLogger(level: string): Logger {
-  return pino({
-    level,
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-      censor: '[redacted]',
+/**
+ * Structured JSON logs (stdout unless another destination is given); credentials in headers and query
+ * strings are redacted.
+ */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+        censor: '[redacted]',
+      },
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: redactUrl(req.url) }),
+        err: stdSerializers.err,
+      },
     },
-    serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: redactUrl(req.url) }),
-      err: stdSerializers.err,
-    },
-  });
+    destination ?? stdout(1),
+  );
 }

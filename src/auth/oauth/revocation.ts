@@ -5,6 +5,13 @@ import type { AuthDeps } from './deps.js';
 import { oauthError } from './errors.js';
 import { logHandle } from './grants/mint.js';
 
+async function liveTokenOwner(deps: AuthDeps, hash: string) {
+  const access = await deps.tokens.findAccessTokenOwner(hash);
+  if (access) return access.revoked ? undefined : access;
+  const refresh = await deps.tokens.findRefreshToken(hash);
+  return refresh && refresh.usedAt === null && refresh.revokedAt === null ? refresh : undefined;
+}
+
 /**
  * Seed "Revoke request": any token value answers 200; a token of this app — access or refresh — ends the
  * enrollee's data access grant for the app, and with it every token of the pair.
@@ -16,7 +23,9 @@ export async function revokeTokenAndGrant(
 ): Promise<void> {
   if (!token) throw oauthError(400, 'invalid_request', 'Missing token parameter.');
   const hash = sha256(token);
-  const owner = (await deps.tokens.findAccessTokenOwner(hash)) ?? (await deps.tokens.findRefreshToken(hash));
+  const owner = await liveTokenOwner(deps, hash);
+  // A token that is no longer live (revoked, rotated, or of a replaced family) changes nothing: ending the
+  // grant through it would cut off the enrollee's current consent (RFC 7009 §2.2: invalid tokens are ignored).
   if (!owner || owner.clientId !== app.clientId) return;
   const now = deps.now();
   const deleted = await deps.tokens.deleteGrant(app.clientId, owner.enrolleeId, 'revoked-by-app', now);

@@ -365,15 +365,18 @@ export function createTokenStore(db: Kysely<Database>) {
       });
     },
 
+    /** Whose access token this is, and whether it is still part of a live family. */
     async findAccessTokenOwner(
       tokenHash: string,
-    ): Promise<{ clientId: string; enrolleeId: string } | undefined> {
+    ): Promise<{ clientId: string; enrolleeId: string; revoked: boolean } | undefined> {
       const row = await db
         .selectFrom('access_tokens')
-        .select(['client_id', 'enrollee_id'])
+        .select(['client_id', 'enrollee_id', 'revoked_at'])
         .where('token_hash', '=', tokenHash)
         .executeTakeFirst();
-      return row ? { clientId: row.client_id, enrolleeId: row.enrollee_id } : undefined;
+      return row
+        ? { clientId: row.client_id, enrolleeId: row.enrollee_id, revoked: row.revoked_at !== null }
+        : undefined;
     },
 
     async findGrant(clientId: string, enrolleeId: string): Promise<Grant | undefined> {

@@ -1,0 +1,51 @@
+import { Writable } from 'node:stream';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/shared/logger.js';
+import { buildService } from '../../src/server.js';
+import { createClock, createTestDatabase, redisUrl, type RunningService } from './service.js';
+
+export interface LoggedService extends RunningService {
+  /** Every log line the service wrote, as raw JSON text. */
+  lines: string[];
+  /** The parsed lines. */
+  records(): Record<string, unknown>[];
+}
+
+/**
+ * Starts the real service like `startService`, with its logs at `info` written to memory. The logger is the
+ * production one (src/shared/logger.ts) writing to memory.
+ */
+export async function startServiceWithLogs(env: Record<string, string> = {}): Promise<LoggedService> {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  const logger = createLogger('info', sink);
+  const database = createTestDatabase();
+  const storage = await database.open();
+  const clock = createClock();
+  const config = loadConfig({
+    LOG_LEVEL: 'info',
+    SANDBOX_ENROLLEES: '5',
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    ...env,
+  });
+  const service = await buildService(config, logger, { storage, now: clock.now });
+  const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    url: address,
+    service,
+    clock,
+    database,
+    lines,
+    records: () => lines.flatMap((l) => l.split('\n').filter(Boolean)).map((l) => JSON.parse(l)),
+    async close() {
+      await service.close();
+      await storage.close();
+      await database.drop();
+    },
+  };
+}
