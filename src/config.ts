@@ -13,6 +13,8 @@ export interface Config {
   /** `sqlite:<path>` or `postgres://…` */
   readonly databaseUrl: string;
   readonly redisUrl: string | undefined;
+  /** Prefix of every Redis key, so deployments (and test runs) sharing one Redis stay apart. */
+  readonly redisKeyPrefix: string;
   readonly mode: Mode;
   readonly accessTokenTtlSeconds: number;
   readonly sandboxEnrollees: number;
@@ -98,6 +100,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: url(env, 'PUBLIC_URL', `http://localhost:${port}`),
     databaseUrl: databaseUrl(env),
     redisUrl: redisUrl(env),
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || 'openenroll:',
     mode: oneOf(env, 'OPENENROLL_MODE', ['sandbox', 'production'] as const, 'sandbox'),
     accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 36000, 60, 86400),
     sandboxEnrollees: integer(env, 'SANDBOX_ENROLLEES', 100, 0, 100000),

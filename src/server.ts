@@ -28,8 +28,8 @@ export interface ServiceOptions {
   now?: () => number;
 }
 
-function counters(storage: Storage, redis: Redis | undefined): Counters {
-  return redis ? createRedisCounters(redis) : createDbCounters(storage.db);
+function counters(storage: Storage, redis: Redis | undefined, prefix: string): Counters {
+  return redis ? createRedisCounters(redis, prefix) : createDbCounters(storage.db);
 }
 
 /** Stores and settings of the authorization service over one storage. */
@@ -46,7 +46,7 @@ export function authDeps(
     enrollees: createEnrolleeStore(storage.db),
     sessions: createSessionStore(storage.db),
     tokens: createTokenStore(storage.db),
-    counters: counters(storage, redis),
+    counters: counters(storage, redis, config.redisKeyPrefix),
     audit: (event, fields) => auditLog.info({ event, ...fields }, event),
     now,
     settings: {

@@ -1,4 +1,10 @@
-import { destination as stdout, pino, stdSerializers, type DestinationStream, type Logger as PinoLogger } from 'pino';
+import {
+  destination as stdout,
+  pino,
+  stdSerializers,
+  type DestinationStream,
+  type Logger as PinoLogger,
+} from 'pino';
 
 export type Logger = PinoLogger;
 

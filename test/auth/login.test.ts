@@ -160,6 +160,23 @@ describe('login: wrong credentials and lockout', () => {
       assert.ok(cookieAttributes(unlocked, 'oe_session'));
     },
   );
+
+  test(
+    'with Redis, the lockout window expires in Redis',
+    { skip: redisUrl ? false : 'only when REDIS_URL is set' },
+    async () => {
+      const short = await startService({ LOGIN_LOCKOUT_SECONDS: '1' });
+      try {
+        const browser = new Browser(short.url);
+        for (let i = 0; i < 5; i += 1) await logIn(browser, 'BBUser00001', 'wrong');
+        assert.equal((await logIn(browser, 'BBUser00001', 'PW00001!')).status, 429);
+        await new Promise((resolve) => setTimeout(resolve, 1_300));
+        assert.equal((await logIn(browser, 'BBUser00001', 'PW00001!')).status, 200);
+      } finally {
+        await short.close();
+      }
+    },
+  );
 });
 
 describe('login: CSRF', () => {

@@ -5,7 +5,7 @@ import { createAppStore } from '../../src/auth/store/apps.js';
 import type { Storage } from '../../src/storage/connect.js';
 import { authorizeThroughPages, Browser } from '../helpers/flow.js';
 import { freePort, spawnServer, stopServer, waitHealthy, type ServerProcess } from '../helpers/processes.js';
-import { createTestDatabase, onPostgres, redisUrl, type TestDatabase } from '../helpers/service.js';
+import { createTestDatabase, onPostgres, redisEnv, type TestDatabase } from '../helpers/service.js';
 import {
   assertJson,
   enrollee,
@@ -46,7 +46,7 @@ before(async () => {
     LOG_LEVEL: 'warn',
     SANDBOX_ENROLLEES: '3',
     OPENENROLL_MODE: 'sandbox',
-    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    ...redisEnv(),
   };
   try {
     const [portA, portB] = [await freePort(), await freePort()];

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { buildService } from '../../src/server.js';
-import { createClock, createTestDatabase, redisUrl, type RunningService } from './service.js';
+import { createClock, createTestDatabase, redisEnv, type RunningService } from './service.js';
 
 export interface LoggedService extends RunningService {
   /** Every log line the service wrote, as raw JSON text. */
@@ -30,7 +30,7 @@ export async function startServiceWithLogs(env: Record<string, string> = {}): Pr
   const config = loadConfig({
     LOG_LEVEL: 'info',
     SANDBOX_ENROLLEES: '5',
-    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    ...redisEnv(),
     ...env,
   });
   const service = await buildService(config, logger, { storage, now: clock.now });

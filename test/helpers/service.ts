@@ -13,6 +13,14 @@ import { registerApp, type Registration } from '../../src/auth/oauth/registratio
 export const onPostgres = /^postgres/.test(process.env.DATABASE_URL ?? '');
 export const redisUrl = process.env.REDIS_URL || undefined;
 
+/**
+ * Settings that put a service on the suite's Redis, when there is one, under a key prefix of its own: one
+ * Redis serves every suite, and a lock-out counted by one must not leak into another.
+ */
+export function redisEnv(): Record<string, string> {
+  return redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `test-${randomBytes(6).toString('hex')}:` } : {};
+}
+
 export interface TestDatabase {
   url: string;
   schema: string | undefined;
@@ -80,7 +88,7 @@ export async function startService(env: Record<string, string> = {}, port = 0): 
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SANDBOX_ENROLLEES: '5',
     LOGIN_MAX_FAILURES: '5',
-    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    ...redisEnv(),
     ...env,
   });
   const service = await buildService(config, createLogger(config.logLevel), { storage, now: clock.now });
