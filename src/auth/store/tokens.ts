@@ -65,21 +65,27 @@ export interface AccessTokenContext {
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-async function revokePairTokens(db: Db, clientId: string, enrolleeId: string, now: number): Promise<void> {
-  await db
-    .updateTable('access_tokens')
-    .set({ revoked_at: now })
-    .where('client_id', '=', clientId)
-    .where('enrollee_id', '=', enrolleeId)
-    .where('revoked_at', 'is', null)
-    .execute();
-  await db
-    .updateTable('refresh_tokens')
-    .set({ revoked_at: now })
-    .where('client_id', '=', clientId)
-    .where('enrollee_id', '=', enrolleeId)
-    .where('revoked_at', 'is', null)
-    .execute();
+type TokenTable = 'access_tokens' | 'refresh_tokens';
+type TokenFilter = Partial<Record<'client_id' | 'enrollee_id' | 'family_id' | 'token_hash', string>>;
+
+/** Marks the live tokens matching every column of `filter` revoked, in each of `tables`. */
+async function revokeTokens(
+  db: Db,
+  filter: TokenFilter,
+  now: number,
+  tables: readonly TokenTable[] = ['access_tokens', 'refresh_tokens'],
+): Promise<void> {
+  for (const table of tables) {
+    let update = db.updateTable(table).set({ revoked_at: now }).where('revoked_at', 'is', null);
+    for (const [column, value] of Object.entries(filter)) {
+      update = update.where(column as keyof TokenFilter, '=', value);
+    }
+    await update.execute();
+  }
+}
+
+function revokePairTokens(db: Db, clientId: string, enrolleeId: string, now: number): Promise<void> {
+  return revokeTokens(db, { client_id: clientId, enrollee_id: enrolleeId }, now);
 }
 
 async function insertTokens(
@@ -219,20 +225,7 @@ export function createTokenStore(db: Kysely<Database>) {
 
     /** RFC 6749 §4.1.2: a code presented twice revokes the tokens issued from it. */
     async revokeFamily(familyId: string, now: number): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('access_tokens')
-          .set({ revoked_at: now })
-          .where('family_id', '=', familyId)
-          .where('revoked_at', 'is', null)
-          .execute();
-        await trx
-          .updateTable('refresh_tokens')
-          .set({ revoked_at: now })
-          .where('family_id', '=', familyId)
-          .where('revoked_at', 'is', null)
-          .execute();
-      });
+      await db.transaction().execute((trx) => revokeTokens(trx, { family_id: familyId }, now));
     },
 
     async findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined> {
@@ -273,12 +266,7 @@ export function createTokenStore(db: Kysely<Database>) {
           .where('revoked_at', 'is', null)
           .executeTakeFirst();
         if (spent.numUpdatedRows === 0n) return false;
-        await trx
-          .updateTable('access_tokens')
-          .set({ revoked_at: now })
-          .where('token_hash', '=', old.accessTokenHash)
-          .where('revoked_at', 'is', null)
-          .execute();
+        await revokeTokens(trx, { token_hash: old.accessTokenHash }, now, ['access_tokens']);
         await insertTokens(trx, access, refresh, now);
         return true;
       });
@@ -334,11 +322,7 @@ export function createTokenStore(db: Kysely<Database>) {
     /** RFC 7009 for an access token: it dies, and so does the refresh token paired with it. */
     async revokeAccessToken(tokenHash: string, now: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('access_tokens')
-          .set({ revoked_at: now })
-          .where('token_hash', '=', tokenHash)
-          .execute();
+        await revokeTokens(trx, { token_hash: tokenHash }, now, ['access_tokens']);
         await trx
           .updateTable('refresh_tokens')
           .set({ revoked_at: now })
@@ -351,17 +335,8 @@ export function createTokenStore(db: Kysely<Database>) {
     /** RFC 7009 for a refresh token: it dies with the access token issued beside it. */
     async revokeRefreshToken(token: RefreshTokenRecord, now: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('refresh_tokens')
-          .set({ revoked_at: now })
-          .where('token_hash', '=', token.tokenHash)
-          .execute();
-        await trx
-          .updateTable('access_tokens')
-          .set({ revoked_at: now })
-          .where('token_hash', '=', token.accessTokenHash)
-          .where('revoked_at', 'is', null)
-          .execute();
+        await revokeTokens(trx, { token_hash: token.tokenHash }, now, ['refresh_tokens']);
+        await revokeTokens(trx, { token_hash: token.accessTokenHash }, now, ['access_tokens']);
       });
     },
 
