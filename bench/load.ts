@@ -1,0 +1,179 @@
+/**
+ * The two autocannon loads on POST /v2/o/token/.
+ *
+ * autocannon resets a connection's `context` every time it wraps around its `requests` array — with a single
+ * request that is before every request — so the per-connection state (current refresh token, code pool)
+ * lives in closures: `setupClient` gives each connection its own `requests` array bound to its own state.
+ */
+import autocannon, { type Client, type Options, type RequestSpec, type Result } from 'autocannon';
+import type { IssuedCode, TokenFamily } from './prepare.js';
+import { basicAuthorization } from './prepare.js';
+import type { RegisteredApp } from './server.js';
+
+const TOKEN_PATH = '/v2/o/token/';
+const FORM = 'application/x-www-form-urlencoded';
+
+export interface LoadResult {
+  result: Result;
+  /** Responses other than 200, by status (expected: none). */
+  failures: Record<string, number>;
+  /** A few failing bodies, for the report. */
+  samples: string[];
+  /** 200 responses whose body lacked what the grant must return. */
+  malformed: number;
+  /** Response times of the 200 responses, in ms (finer than autocannon's whole-millisecond histogram). */
+  latencies: number[];
+  /**
+   * Seconds from the start to the last response. autocannon only notices the end of an `amount`-bounded
+   * run at its next one-second sample, so its own `duration` (and last per-second sample) include idle time.
+   */
+  activeSeconds: number;
+  /** Responses in each second of the run (autocannon's ticks). */
+  perSecond: number[];
+}
+
+/** Runs autocannon, keeping every 200 response's time and the time of the last response. */
+async function run(options: Options) {
+  const latencies: number[] = [];
+  const perSecond: number[] = [];
+  const started = performance.now();
+  let last = started;
+  const instance = autocannon(options);
+  instance.on('response', (_client: Client, status: number, _bytes: number, ms: number) => {
+    last = performance.now();
+    if (status === 200) latencies.push(ms);
+  });
+  instance.on('tick', (tick: { counter: number }) => perSecond.push(tick.counter));
+  const result = await instance;
+  return { result, latencies, perSecond, activeSeconds: (last - started) / 1000 };
+}
+
+function failureRecorder() {
+  const failures: Record<string, number> = {};
+  const samples: string[] = [];
+  return {
+    failures,
+    samples,
+    record(status: number, body: string) {
+      failures[status] = (failures[status] ?? 0) + 1;
+      if (samples.length < 5) samples.push(`${status} ${body.slice(0, 200)}`);
+    },
+  };
+}
+
+function tokenRequest(authorization: string, form: Record<string, string>) {
+  return {
+    method: 'POST',
+    path: TOKEN_PATH,
+    headers: { 'content-type': FORM, authorization },
+    body: new URLSearchParams(form).toString(),
+  };
+}
+
+/** Hands `states[i]` to the i-th connection autocannon creates. */
+function perConnection<T>(states: T[], requestFor: (state: T) => RequestSpec): (client: Client) => void {
+  let next = 0;
+  return (client) => {
+    const state = states[next++ % states.length]!;
+    client.setRequests([requestFor(state)]);
+  };
+}
+
+/**
+ * Refresh grants for `durationSeconds`: connection i owns family i and chains it — each response's new
+ * refresh token is the one the connection sends next.
+ */
+export async function refreshLoad(
+  base: string,
+  families: TokenFamily[],
+  durationSeconds: number,
+): Promise<LoadResult> {
+  const recorder = failureRecorder();
+  let malformed = 0;
+  const request = (family: TokenFamily): RequestSpec => ({
+    setupRequest: (req) => ({
+      ...req,
+      ...tokenRequest(family.authorization, {
+        grant_type: 'refresh_token',
+        refresh_token: family.refreshToken,
+      }),
+    }),
+    onResponse: (status, body) => {
+      if (status !== 200) return recorder.record(status, body);
+      const parsed = JSON.parse(body) as { refresh_token?: string };
+      if (parsed.refresh_token) family.refreshToken = parsed.refresh_token;
+      else malformed += 1;
+    },
+  });
+  const { result, latencies, perSecond, activeSeconds } = await run({
+    url: base,
+    connections: families.length,
+    duration: durationSeconds,
+    pipelining: 1,
+    // A placeholder; every connection replaces it with its own request in setupClient.
+    requests: [{ method: 'POST', path: TOKEN_PATH }],
+    setupClient: perConnection(families, request),
+  });
+  return {
+    result,
+    failures: recorder.failures,
+    samples: recorder.samples,
+    malformed,
+    latencies,
+    perSecond,
+    activeSeconds,
+  };
+}
+
+/** Each connection exchanges the codes of its own app (no two connections race on one app+enrollee pair). */
+export interface CodeConnection {
+  app: RegisteredApp;
+  pool: IssuedCode[];
+}
+
+/** Exchanges every pooled code exactly once: `amount` = pool size, so autocannon stops when they are spent. */
+export async function codeLoad(base: string, connections: CodeConnection[]): Promise<LoadResult> {
+  const recorder = failureRecorder();
+  let malformed = 0;
+  const amount = connections.reduce((sum, c) => sum + c.pool.length, 0);
+  const request = (connection: CodeConnection): RequestSpec => {
+    const authorization = basicAuthorization(connection.app);
+    let position = 0;
+    return {
+      setupRequest: (req) => {
+        const issued = connection.pool[position++];
+        if (!issued) throw new Error('code pool ran dry before autocannon stopped');
+        return {
+          ...req,
+          ...tokenRequest(authorization, {
+            grant_type: 'authorization_code',
+            code: issued.code,
+            redirect_uri: issued.redirectUri,
+            code_verifier: issued.verifier,
+          }),
+        };
+      },
+      onResponse: (status, body) => {
+        if (status !== 200) return recorder.record(status, body);
+        if (!(JSON.parse(body) as { access_token?: string }).access_token) malformed += 1;
+      },
+    };
+  };
+  const { result, latencies, perSecond, activeSeconds } = await run({
+    url: base,
+    connections: connections.length,
+    amount,
+    pipelining: 1,
+    requests: [{ method: 'POST', path: TOKEN_PATH }],
+    setupClient: perConnection(connections, request),
+  });
+  return {
+    result,
+    failures: recorder.failures,
+    samples: recorder.samples,
+    malformed,
+    latencies,
+    perSecond,
+    activeSeconds,
+  };
+}
