@@ -12,9 +12,10 @@ export function registerServeCommands(program: Command): void {
       const logger = createLogger(config.logLevel);
       const service = await buildService(config, logger);
       const purge = setInterval(() => {
-        service.deps.sessions
-          .purgeExpired(Date.now())
-          .catch((err: unknown) => logger.warn({ err }, 'purge failed'));
+        const now = Date.now();
+        Promise.all([service.deps.sessions.purgeExpired(now), service.deps.tokens.purgeStale(now)]).catch(
+          (err: unknown) => logger.warn({ err }, 'purge failed'),
+        );
       }, 60_000);
       purge.unref();
       const stop = async (signal: string) => {

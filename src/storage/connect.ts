@@ -1,7 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  SqliteDriver,
+  CompiledQuery,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type DialectAdapter,
+  type MigrationLockOptions,
+  type MigrationProvider,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
@@ -34,12 +48,85 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
 function connectSqlite(path: string): Storage {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SqliteDatabase(path);
+  // busy_timeout first: switching to WAL needs a lock another instance may briefly hold.
+  sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({
+    dialect: new LockingSqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   return { db, dialect: capabilitiesOf('sqlite'), close: () => db.destroy() };
+}
+
+/**
+ * Kysely's SQLite adapter migrates outside a transaction and takes no lock, assuming one process. Several
+ * instances may share one SQLite file, so migrations run in one transaction that starts with a write:
+ * SQLite lets one writer in at a time, and the next reads the migration state only after the first commits.
+ */
+class LockingSqliteAdapter extends SqliteAdapter {
+  /** SQLite runs DDL inside transactions; Kysely's adapter says otherwise and migrates without one. */
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+
+  override async acquireMigrationLock(db: Kysely<unknown>, options: MigrationLockOptions): Promise<void> {
+    await sql`update ${sql.table(options.lockTable)} set is_locked = 1 where id = ${options.lockRowId}`.execute(
+      db,
+    );
+  }
+}
+
+/**
+ * Transactions take SQLite's write lock when they begin (`BEGIN IMMEDIATE`): a deferred transaction that
+ * reads and then writes fails at once with SQLITE_BUSY when another process wrote in between, while an
+ * immediate one waits its turn (busy_timeout).
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class LockingSqliteDialect extends SqliteDialect {
+  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
+
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new LockingSqliteAdapter();
+  }
+}
+
+/**
+ * Kysely prepares every query anew; with better-sqlite3, preparing costs about as much as running a short
+ * statement. Reusing prepared statements by SQL text is safe because every query here runs to completion
+ * (nothing streams rows), and the set of distinct SQL texts is small and bounded.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database) {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        if (statements.size >= 1000) statements.clear();
+        statement = sqlite.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+    close() {
+      statements.clear();
+      sqlite.close();
+    },
+  };
 }
 
 async function connectPostgres(url: string, options: ConnectOptions): Promise<Storage> {

@@ -44,6 +44,13 @@ export interface RefreshTokenRecord extends NewRefreshToken {
   revokedAt: number | null;
 }
 
+/** A refresh token with the grant of its pair (if any) and its enrollee's patient id, read in one query. */
+export interface RefreshTokenContext extends RefreshTokenRecord {
+  patientId: string;
+  hasGrant: boolean;
+  grantExpiresAt: number | null;
+}
+
 /** An access token with what a data request needs to judge it: its app, its enrollee and their grant. */
 export interface AccessTokenContext {
   tokenHash: string;
@@ -272,6 +279,33 @@ export function createTokenStore(db: Kysely<Database>) {
       });
     },
 
+    async findRefreshTokenContext(tokenHash: string): Promise<RefreshTokenContext | undefined> {
+      const row = await db
+        .selectFrom('refresh_tokens as t')
+        .innerJoin('enrollees as e', 'e.id', 't.enrollee_id')
+        .leftJoin('grants as g', (join) =>
+          join.onRef('g.client_id', '=', 't.client_id').onRef('g.enrollee_id', '=', 't.enrollee_id'),
+        )
+        .selectAll('t')
+        .select(['e.patient_id', 'g.id as grant_id', 'g.expires_at as grant_expires_at'])
+        .where('t.token_hash', '=', tokenHash)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return {
+        tokenHash: row.token_hash,
+        clientId: row.client_id,
+        enrolleeId: row.enrollee_id,
+        familyId: row.family_id,
+        accessTokenHash: row.access_token_hash,
+        scope: row.scope,
+        usedAt: row.used_at === null ? null : Number(row.used_at),
+        revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+        patientId: row.patient_id,
+        hasGrant: row.grant_id !== null,
+        grantExpiresAt: row.grant_expires_at === null ? null : Number(row.grant_expires_at),
+      };
+    },
+
     async findAccessTokenContext(tokenHash: string): Promise<AccessTokenContext | undefined> {
       const row = await db
         .selectFrom('access_tokens as t')
@@ -396,6 +430,26 @@ export function createTokenStore(db: Kysely<Database>) {
         await revokePairTokens(trx, grant.clientId, grant.enrolleeId, now);
         await insertCodeRow(trx, code, now);
       });
+    },
+
+    /**
+     * Deletes what can no longer be used: codes and access tokens a day past expiry, refresh tokens 30 days
+     * after they were spent or revoked (kept that long so a replayed one still answers `invalid_grant`).
+     */
+    async purgeStale(now: number): Promise<void> {
+      const day = 86_400_000;
+      await db
+        .deleteFrom('auth_codes')
+        .where('expires_at', '<', now - day)
+        .execute();
+      await db
+        .deleteFrom('access_tokens')
+        .where('expires_at', '<', now - day)
+        .execute();
+      await db
+        .deleteFrom('refresh_tokens')
+        .where((eb) => eb.or([eb('revoked_at', '<', now - 30 * day), eb('used_at', '<', now - 30 * day)]))
+        .execute();
     },
 
     /** Deletes the pair's grant (archiving it) and revokes all its tokens. False when there was no grant. */

@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as auth from './0001-auth.js';
+import * as liveTokenIndexes from './0002-live-token-indexes.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
   '0001-auth': auth,
+  '0002-live-token-indexes': liveTokenIndexes,
 };

@@ -1,5 +1,5 @@
 import { sha256 } from '../../../shared/crypto.js';
-import type { RefreshTokenRecord } from '../../store/tokens.js';
+import type { RefreshTokenContext } from '../../store/tokens.js';
 import type { AuthDeps } from '../deps.js';
 import { oauthError, serviceError, TEXT } from '../errors.js';
 import { isSubScope, parseScope } from '../scopes.js';
@@ -8,10 +8,10 @@ import type { GrantRequest, TokenGrant } from './types.js';
 import { logHandle, mintTokens } from './mint.js';
 
 /** Seed "Token request: refresh" and "States and transitions"; research §1.5 for the order of checks. */
-async function findRefreshToken(deps: AuthDeps, { app, params }: GrantRequest): Promise<RefreshTokenRecord> {
+async function findRefreshToken(deps: AuthDeps, { app, params }: GrantRequest): Promise<RefreshTokenContext> {
   if (!params.refresh_token) throw serviceError(400, 'invalid_request', 'Missing refresh token parameter');
   if (app.dataAccessType === 'ONE_TIME') throw serviceError(403, 'invalid_client', TEXT.noRefreshForApp);
-  const token = await deps.tokens.findRefreshToken(sha256(params.refresh_token));
+  const token = await deps.tokens.findRefreshTokenContext(sha256(params.refresh_token));
   if (!token) throw oauthError(400, 'invalid_grant', 'Refresh token not found.');
   if (token.clientId !== app.clientId)
     throw oauthError(400, 'invalid_grant', 'Token does not match client_id');
@@ -19,17 +19,15 @@ async function findRefreshToken(deps: AuthDeps, { app, params }: GrantRequest): 
 }
 
 /** The data access grant must still exist and, for `13 months` apps, not have expired. */
-async function checkGrant(deps: AuthDeps, token: RefreshTokenRecord, now: number) {
-  const grant = await deps.tokens.findGrant(token.clientId, token.enrolleeId);
-  if (!grant) throw serviceError(400, 'invalid_grant', TEXT.grantMissing);
-  if (grant.expiresAt !== null && grant.expiresAt <= now) {
+function checkGrant(token: RefreshTokenContext, now: number): void {
+  if (!token.hasGrant) throw serviceError(400, 'invalid_grant', TEXT.grantMissing);
+  if (token.grantExpiresAt !== null && token.grantExpiresAt <= now) {
     throw serviceError(400, 'invalid_grant', TEXT.grantTimedOut);
   }
-  return grant;
 }
 
 /** RFC 6749 §6: a narrower scope may be asked for, never a wider one. */
-function narrowedScope(token: RefreshTokenRecord, requested: string | undefined): string {
+function narrowedScope(token: RefreshTokenContext, requested: string | undefined): string {
   if (requested === undefined || requested.trim() === '') return token.scope;
   const held = parseScope(token.scope);
   const wanted = parseScope(requested);
@@ -44,12 +42,10 @@ export const refreshTokenGrant: TokenGrant = {
     const { app, params } = request;
     const now = deps.now();
     const token = await findRefreshToken(deps, request);
-    const grant = await checkGrant(deps, token, now);
+    checkGrant(token, now);
     const scope = narrowedScope(token, params.scope);
     // Single use: a spent or revoked refresh token answers exactly {"error":"invalid_grant"} (decisions file).
     if (token.usedAt !== null || token.revokedAt !== null) throw oauthError(400, 'invalid_grant');
-    const enrollee = await deps.enrollees.findEnrolleeById(token.enrolleeId);
-    if (!enrollee) throw oauthError(400, 'invalid_grant');
 
     const minted = mintTokens(deps, app, token.enrolleeId, token.familyId, scope, now);
     if (!(await deps.tokens.rotateRefreshToken(token, minted.access, minted.refresh!, now))) {
@@ -57,7 +53,7 @@ export const refreshTokenGrant: TokenGrant = {
     }
     deps.audit('token_refreshed', {
       client_id: app.clientId,
-      patient: enrollee.patientId,
+      patient: token.patientId,
       token: logHandle(minted.access.tokenHash),
       previous: logHandle(token.tokenHash),
     });
@@ -67,8 +63,8 @@ export const refreshTokenGrant: TokenGrant = {
       expiresIn: deps.settings.accessTokenTtlSeconds,
       scope,
       refreshToken: minted.refreshToken,
-      patientId: enrollee.patientId,
-      grantExpiresAt: grant.expiresAt,
+      patientId: token.patientId,
+      grantExpiresAt: token.grantExpiresAt,
     });
   },
 };
