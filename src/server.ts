@@ -12,7 +12,7 @@ import { createAppStore } from './auth/store/apps.js';
 import { createEnrolleeStore } from './auth/store/enrollees.js';
 import { createSessionStore } from './auth/store/sessions.js';
 import { createTokenStore } from './auth/store/tokens.js';
-import { buildSandboxEnrollees } from './auth/sandbox/enrollees.js';
+import { ensureSandboxEnrollees } from './auth/sandbox/enrollees.js';
 
 /** Everything a running service holds open, so it can be closed in one call. */
 export interface Service {
@@ -63,15 +63,6 @@ export function authDeps(
   };
 }
 
-/** Sandbox mode: make sure the synthetic enrollees exist (idempotent, safe from several instances). */
-export async function ensureSandboxEnrollees(deps: AuthDeps, count: number): Promise<number> {
-  const existing = await deps.enrollees.countEnrollees();
-  if (existing >= count) return 0;
-  const enrollees = await buildSandboxEnrollees(existing, count - existing);
-  await deps.enrollees.insertEnrollees(enrollees, deps.now());
-  return enrollees.length;
-}
-
 /** Builds the whole service: storage migrated, sandbox data ready, both services' routes registered. */
 export async function buildService(
   config: Config,
@@ -84,7 +75,9 @@ export async function buildService(
     ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
     : undefined;
   const deps = authDeps(config, storage, logger, redis, options.now);
-  if (config.mode === 'sandbox') await ensureSandboxEnrollees(deps, config.sandboxEnrollees);
+  if (config.mode === 'sandbox') {
+    await ensureSandboxEnrollees(deps.enrollees, config.sandboxEnrollees, deps.now());
+  }
   const app = await createHttpServer({
     logger,
     trustProxy: config.trustProxy,

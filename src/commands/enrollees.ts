@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ensureSandboxEnrollees } from '../auth/sandbox/enrollees.js';
 import { createEnrolleeStore } from '../auth/store/enrollees.js';
 import { printTable, withStorage } from './context.js';
 
@@ -9,8 +10,12 @@ export function registerEnrolleeCommands(program: Command): void {
     .description('list enrollees; sandbox accounts show their public test password')
     .option('--json', 'print JSON: [{"username","password","patient_id"}]')
     .action(async (opts) => {
-      await withStorage(async (storage) => {
-        const list = await createEnrolleeStore(storage.db).listEnrollees();
+      await withStorage(async (storage, config) => {
+        const store = createEnrolleeStore(storage.db);
+        // The same sandbox accounts `serve` prepares, so they can be listed before the first start.
+        if (config.mode === 'sandbox')
+          await ensureSandboxEnrollees(store, config.sandboxEnrollees, Date.now());
+        const list = await store.listEnrollees();
         const rows = list.map((e) => ({
           username: e.username,
           password: e.sandboxPassword ?? '',

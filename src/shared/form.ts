@@ -53,16 +53,15 @@ export function singleParams(
   if (source === null || source === undefined) return out;
   if (typeof source !== 'object') throw onProblem('Request parameters must be form-encoded.');
   for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
-    if (Array.isArray(value)) {
-      if (!repeatable.includes(key)) throw onProblem(`Parameter ${key} must not be repeated.`);
-      const last = value[value.length - 1];
-      if (typeof last !== 'string') throw onProblem(`Parameter ${key} must be text.`);
-      out[key] = last;
-    } else if (typeof value === 'string') {
-      out[key] = value;
-    } else {
-      throw onProblem(`Parameter ${key} must be text.`);
+    if (Array.isArray(value) && !repeatable.includes(key)) {
+      throw onProblem(`Parameter ${key} must not be repeated.`);
     }
+    const last: unknown = Array.isArray(value) ? value[value.length - 1] : value;
+    if (typeof last !== 'string') throw onProblem(`Parameter ${key} must be text.`);
+    // No parameter of ours can hold a NUL, and PostgreSQL text cannot store one.
+    if (last.includes('\u0000') || key.includes('\u0000'))
+      throw onProblem(`Parameter ${key} contains a NUL character.`);
+    out[key] = last;
   }
   return out;
 }

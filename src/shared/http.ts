@@ -127,6 +127,13 @@ function frameworkError(shape: ErrorShape, status: number, message: string): Htt
   }
 }
 
+/** The multipart parser (busboy) reports a malformed body with plain errors; they are the client's fault. */
+function malformedMultipart(error: FastifyError): boolean {
+  return /^(Multipart: Boundary not found|Boundary required|Unexpected end of multipart data)$/.test(
+    error.message,
+  );
+}
+
 function sendError(
   options: HttpServerOptions,
   error: FastifyError | HttpError,
@@ -137,8 +144,11 @@ function sendError(
   if (error instanceof HttpError) {
     httpError = error;
   } else {
-    const status =
-      error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    const status = malformedMultipart(error)
+      ? 400
+      : error.statusCode && error.statusCode >= 400 && error.statusCode < 500
+        ? error.statusCode
+        : 500;
     if (status === 500) request.log.error({ err: error }, 'unhandled error');
     const message = status === 500 ? 'Internal server error.' : (error.message ?? 'Bad request.');
     httpError = frameworkError(request.routeOptions.config?.errorShape ?? 'message', status, message);

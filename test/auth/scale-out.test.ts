@@ -28,18 +28,11 @@ const servers: ServerProcess[] = [];
 let a: ServerProcess;
 let b: ServerProcess;
 
-/** The database URL both processes get: on PostgreSQL the isolated schema goes in `options`. */
-function sharedDatabaseUrl(db: TestDatabase): string {
-  if (!db.schema) return db.url;
-  const separator = db.url.includes('?') ? '&' : '?';
-  return `${db.url}${separator}options=${encodeURIComponent(`-c search_path=${db.schema}`)}`;
-}
-
 before(async () => {
   database = createTestDatabase();
   // Creates the PostgreSQL schema (or the SQLite directory) before the processes connect.
   await (await database.open()).close();
-  const url = sharedDatabaseUrl(database);
+  const url = database.processUrl;
   if (onPostgres) assert.match(url, /\?options=-c%20search_path%3Dt_[0-9a-f]+$/);
   const env: Record<string, string> = {
     DATABASE_URL: url,

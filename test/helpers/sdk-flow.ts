@@ -1,6 +1,6 @@
-import { createServer } from 'node:net';
 import { Browser, hiddenField } from './flow.js';
 import { startService, type RunningService } from './service.js';
+import { freePort } from './processes.js';
 
 export interface PagesOptions {
   username?: string;
@@ -63,23 +63,6 @@ export async function authorizeFromUrl(
   if (decision.status !== 302)
     throw new Error(`consent answered ${decision.status}: ${await decision.text()}`);
   return { location: new URL(decision.headers.get('location')!), consentHtml, browser };
-}
-
-/** A loopback TCP port that was free a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      if (address === null || typeof address === 'string') {
-        server.close();
-        reject(new Error('no port'));
-        return;
-      }
-      server.close(() => resolve(address.port));
-    });
-  });
 }
 
 /**

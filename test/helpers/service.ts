@@ -24,6 +24,8 @@ export function redisEnv(): Record<string, string> {
 export interface TestDatabase {
   url: string;
   schema: string | undefined;
+  /** The URL another process (a server, the CLI) uses: on PostgreSQL the schema travels in `options`. */
+  processUrl: string;
   open(): Promise<Storage>;
   drop(): Promise<void>;
 }
@@ -33,9 +35,11 @@ export function createTestDatabase(): TestDatabase {
   if (onPostgres) {
     const url = process.env.DATABASE_URL!;
     const schema = `t_${randomBytes(6).toString('hex')}`;
+    const separator = url.includes('?') ? '&' : '?';
     return {
       url,
       schema,
+      processUrl: `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
       open: () => connect(url, { schema }),
       async drop() {
         const client = new pg.Client({ connectionString: url });
@@ -50,6 +54,7 @@ export function createTestDatabase(): TestDatabase {
   return {
     url,
     schema: undefined,
+    processUrl: url,
     open: () => connect(url),
     async drop() {
       rmSync(dir, { recursive: true, force: true });

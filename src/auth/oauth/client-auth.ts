@@ -35,6 +35,9 @@ export function readClientCredentials(
     } catch {
       throw oauthError(401, 'invalid_client', 'Malformed Basic credentials.');
     }
+    if (id.includes('\u0000') || secret.includes('\u0000')) {
+      throw oauthError(401, 'invalid_client', 'Malformed Basic credentials.');
+    }
     if ((bodyId && bodyId !== id) || (bodySecret && bodySecret !== secret)) {
       throw oauthError(
         400,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Enrollee } from '../store/enrollees.js';
+import type { Enrollee, EnrolleeStore } from '../store/enrollees.js';
 import { hashPassword } from '../oauth/login.js';
 
 const GIVEN = ['Jane', 'John', 'Maria', 'Jose', 'Linda', 'James', 'Ana', 'Robert', 'Rosa', 'Michael'];
@@ -49,4 +49,17 @@ export async function buildSandboxEnrollees(from: number, count: number): Promis
       };
     }),
   );
+}
+
+/** Sandbox mode: makes sure the first `count` synthetic enrollees exist (idempotent, safe from several instances). */
+export async function ensureSandboxEnrollees(
+  store: EnrolleeStore,
+  count: number,
+  now: number,
+): Promise<number> {
+  const existing = await store.countEnrollees();
+  if (existing >= count) return 0;
+  const enrollees = await buildSandboxEnrollees(existing, count - existing);
+  await store.insertEnrollees(enrollees, now);
+  return enrollees.length;
 }

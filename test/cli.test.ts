@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { repoRoot } from './helpers/processes.js';
+import { createTestDatabase, type TestDatabase } from './helpers/service.js';
+
+const run = promisify(execFile);
+
+let database: TestDatabase;
+before(async () => {
+  database = createTestDatabase();
+  await (await database.open()).close();
+});
+after(() => database.drop());
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real CLI (`bin/openenroll.js`) against the suite's database. */
+async function cli(args: string[], env: Record<string, string> = {}): Promise<Result> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['bin/openenroll.js', ...args], {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        DATABASE_URL: database.processUrl,
+        SANDBOX_ENROLLEES: '3',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('openenroll apps', () => {
+  let clientId: string;
+
+  test('create --json prints the client id and the secret once', async () => {
+    const result = await cli([
+      'apps',
+      'create',
+      '--name',
+      'CLI App',
+      '--redirect-uri',
+      'https://cli.example/callback',
+      '--redirect-uri',
+      'http://127.0.0.1/callback',
+      '--access',
+      'ONE_TIME',
+      '--demographic',
+      'no',
+      '--json',
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    const body = JSON.parse(result.stdout) as { client_id: string; client_secret: string };
+    assert.deepEqual(Object.keys(body), ['client_id', 'client_secret']);
+    assert.match(body.client_id, /^[A-Za-z0-9]{40}$/);
+    assert.match(body.client_secret, /^[A-Za-z0-9_-]{43}$/);
+    clientId = body.client_id;
+
+    const shown = await cli(['apps', 'show', clientId]);
+    assert.equal(shown.code, 0);
+    const app = JSON.parse(shown.stdout) as Record<string, unknown>;
+    assert.equal(app.name, 'CLI App');
+    assert.equal(app.access_duration, '10 hours');
+    assert.equal(app.require_demographic_scopes, false);
+    assert.deepEqual(app.redirect_uris, ['https://cli.example/callback', 'http://127.0.0.1/callback']);
+    assert.ok(!shown.stdout.includes(body.client_secret), 'the secret is never shown again');
+  });
+
+  test('list, disable, enable, delete', async () => {
+    assert.match((await cli(['apps', 'list'])).stdout, /CLI App\s+10 hours\s+no\s+yes/);
+    assert.equal((await cli(['apps', 'disable', clientId])).code, 0);
+    const listed = JSON.parse((await cli(['apps', 'list', '--json'])).stdout) as { active: boolean }[];
+    assert.equal(listed[0]!.active, false);
+    assert.equal((await cli(['apps', 'enable', clientId])).code, 0);
+    assert.equal((await cli(['apps', 'delete', clientId])).code, 0);
+    const missing = await cli(['apps', 'show', clientId]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /no app with client id/);
+  });
+
+  test('bad input is refused with a message, nothing stored', async () => {
+    const base = ['apps', 'create', '--name', 'Bad', '--demographic', 'yes'];
+    const badAccess = await cli([...base, '--redirect-uri', 'https://a.example/cb', '--access', 'FOREVER']);
+    assert.equal(badAccess.code, 1);
+    assert.match(badAccess.stderr, /--access must be one of ONE_TIME, THIRTEEN_MONTH, RESEARCH_STUDY/);
+    const fragment = await cli([...base, '--redirect-uri', 'https://a.example/cb#frag']);
+    assert.equal(fragment.code, 1);
+    assert.match(fragment.stderr, /fragments/);
+    const missing = await cli(['apps', 'create', '--name', 'Bad']);
+    assert.notEqual(missing.code, 0);
+    assert.match(missing.stderr, /required option/);
+    assert.deepEqual(JSON.parse((await cli(['apps', 'list', '--json'])).stdout), []);
+  });
+
+  test('a duplicate name is refused', async () => {
+    const args = [
+      'apps',
+      'create',
+      '--name',
+      'Twice',
+      '--redirect-uri',
+      'https://a.example/cb',
+      '--demographic',
+      'yes',
+    ];
+    assert.equal((await cli(args)).code, 0);
+    const again = await cli([...args.slice(0, 3), 'twice', ...args.slice(4)]);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /already exists/);
+  });
+});
+
+describe('openenroll enrollees, help and settings', () => {
+  test('enrollees list --json prints the sandbox credentials', async () => {
+    const result = await cli(['enrollees', 'list', '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), [
+      { username: 'BBUser00000', password: 'PW00000!', patient_id: '-19990000000001' },
+      { username: 'BBUser00001', password: 'PW00001!', patient_id: '-19990000000002' },
+      { username: 'BBUser00002', password: 'PW00002!', patient_id: '-19990000000003' },
+    ]);
+  });
+
+  test('--help on every command', async () => {
+    for (const args of [[], ['apps'], ['apps', 'create'], ['enrollees', 'list'], ['serve'], ['migrate']]) {
+      const result = await cli([...args, '--help']);
+      assert.equal(result.code, 0, args.join(' '));
+      assert.match(result.stdout, /^Usage: openenroll/m, args.join(' '));
+    }
+    assert.match((await cli(['apps', 'create', '--help'])).stdout, /--redirect-uri <uri>/);
+  });
+
+  test('a bad setting stops the process with a message naming it', async () => {
+    const port = await cli(['migrate'], { PORT: 'eighty' });
+    assert.equal(port.code, 2);
+    assert.match(port.stderr, /bad setting PORT: expected a whole number, got "eighty"/);
+    const mode = await cli(['migrate'], { OPENENROLL_MODE: 'staging' });
+    assert.match(mode.stderr, /OPENENROLL_MODE/);
+    const db = await cli(['migrate'], { DATABASE_URL: 'mysql://x' });
+    assert.match(db.stderr, /DATABASE_URL/);
+  });
+});
