@@ -50,6 +50,13 @@ async function authorize(deps: AuthDeps, request: FastifyRequest, reply: Fastify
 
 export function registerAuthorizeRoutes(app: App, deps: AuthDeps): void {
   const config = { errorShape: 'page' as const };
-  app.get('/v2/o/authorize', { config }, (request, reply) => authorize(deps, request, reply));
-  app.post('/v2/o/authorize', { config }, (request, reply) => authorize(deps, request, reply));
+  const schema = {
+    tags: ['authorization'],
+    summary: 'Start authorization (authorization code + PKCE S256); GET or POST',
+    description:
+      'Parameters: client_id, redirect_uri, response_type=code, state (16+ characters), code_challenge, ' +
+      'code_challenge_method=S256, optional scope and lang (en|es). Redirects to login, then consent.',
+  };
+  app.get('/v2/o/authorize', { config, schema }, (request, reply) => authorize(deps, request, reply));
+  app.post('/v2/o/authorize', { config, schema }, (request, reply) => authorize(deps, request, reply));
 }

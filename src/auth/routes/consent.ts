@@ -94,7 +94,11 @@ async function submitConsent(deps: AuthDeps, request: FastifyRequest, reply: Fas
 }
 
 export function registerConsentRoutes(app: App, deps: AuthDeps): void {
-  const schema = { params: Type.Object({ id: Type.String({ maxLength: 64 }) }) };
+  const schema = {
+    tags: ['pages'],
+    summary: 'Consent page of a pending authorization (Connect / Cancel)',
+    params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+  };
   const config = { errorShape: 'page' as const };
   app.get('/v2/o/authorize/:id', { schema, config }, (request, reply) =>
     showConsent(deps, request, reply, request.params.id),

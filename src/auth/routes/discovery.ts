@@ -58,11 +58,14 @@ export function registerDiscoveryRoutes(app: App, deps: AuthDeps): void {
     '/.well-known/openid-configuration-v2',
     '/v2/connect/.well-known/openid-configuration',
   ]) {
-    app.get(path, async (_request, reply) =>
-      reply.header('cache-control', 'public, max-age=300').send(openid),
+    app.get(
+      path,
+      { schema: { tags: ['discovery'], summary: 'OpenID Connect discovery' } },
+      async (_request, reply) => reply.header('cache-control', 'public, max-age=300').send(openid),
     );
   }
-  app.get('/v2/fhir/.well-known/smart-configuration', async (_request, reply) =>
+  const smartSchema = { tags: ['discovery'], summary: 'SMART App Launch configuration' };
+  app.get('/v2/fhir/.well-known/smart-configuration', { schema: smartSchema }, async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=300').send(smart),
   );
 }

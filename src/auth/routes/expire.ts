@@ -12,7 +12,11 @@ export function registerExpireRoute(app: App, deps: AuthDeps): void {
     '/v2/o/expire_authenticated_user/:patientId',
     {
       config: { errorShape: 'text' },
-      schema: { params: Type.Object({ patientId: Type.String({ pattern: '^[-0-9]+$', maxLength: 64 }) }) },
+      schema: {
+        tags: ['authorization'],
+        summary: "Sandbox only: expire this app's data access grant for a patient",
+        params: Type.Object({ patientId: Type.String({ pattern: '^[-0-9]+$', maxLength: 64 }) }),
+      },
     },
     async (request, reply) => {
       let client;

@@ -62,7 +62,8 @@ function showLogin(
 export function registerLoginRoutes(app: App, deps: AuthDeps): void {
   const config = { errorShape: 'page' as const };
 
-  app.get('/v2/accounts/login', { config }, (request, reply) => {
+  const schema = { tags: ['pages'], summary: 'Enrollee login page' };
+  app.get('/v2/accounts/login', { config, schema }, (request, reply) => {
     const query = singleParams(request.query, (m) => pageError(400, 'invalid_request', m));
     const lang = pageLanguage(request);
     return showLogin(deps, request, reply, lang, {
@@ -72,7 +73,7 @@ export function registerLoginRoutes(app: App, deps: AuthDeps): void {
     });
   });
 
-  app.post('/v2/accounts/login', { config }, async (request, reply) => {
+  app.post('/v2/accounts/login', { config, schema }, async (request, reply) => {
     const form = formBody(request, (status, m) => pageError(status, 'invalid_request', m));
     const lang = pageLanguage(request, form.lang === 'es' || form.lang === 'en' ? form.lang : null);
     const t = translator(lang);

@@ -7,7 +7,11 @@ export function registerRevokeRoutes(app: App, deps: AuthDeps): void {
   const config = { errorShape: 'oauth' as const };
 
   /** POST /v2/o/revoke/ — the seed's revoke: token and data access grant; always 200 for a valid client. */
-  app.post('/v2/o/revoke', { config }, async (request, reply) => {
+  const revokeSchema = {
+    tags: ['authorization'],
+    summary: 'Revoke a token and its data access grant (always 200)',
+  };
+  app.post('/v2/o/revoke', { config, schema: revokeSchema }, async (request, reply) => {
     const params = formParams(request);
     const client = await authenticatedClient(deps, request, params);
     await revokeTokenAndGrant(deps, client, params.token);
@@ -15,7 +19,8 @@ export function registerRevokeRoutes(app: App, deps: AuthDeps): void {
   });
 
   /** POST /v2/o/revoke_token/ — RFC 7009 revocation of one token; the grant stays. */
-  app.post('/v2/o/revoke_token', { config }, async (request, reply) => {
+  const rfc7009 = { tags: ['authorization'], summary: 'RFC 7009 revocation of one token' };
+  app.post('/v2/o/revoke_token', { config, schema: rfc7009 }, async (request, reply) => {
     const params = formParams(request);
     const client = await authenticatedClient(deps, request, params);
     await revokeSingleToken(deps, client, params.token, params.token_type_hint);

@@ -12,6 +12,7 @@ export function registerUserinfoRoute(app: App, deps: AuthDeps): void {
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/v2/connect/userinfo',
     config: { errorShape: 'detail' },
+    schema: { tags: ['data'], summary: "The token's enrollee (needs the profile scope)" },
     handler: async (request, reply) => {
       if (request.method !== 'GET') throw detailError(405, `Method "${request.method}" not allowed.`);
       const query = request.query as Record<string, unknown>;
