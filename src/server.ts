@@ -45,7 +45,7 @@ export function authDeps(
     apps: createAppStore(storage.db),
     enrollees: createEnrolleeStore(storage.db),
     sessions: createSessionStore(storage.db),
-    tokens: createTokenStore(storage.db),
+    tokens: createTokenStore(storage.db, storage.dialect),
     counters: counters(storage, redis, config.redisKeyPrefix),
     audit: (event, fields) => auditLog.info({ event, ...fields }, event),
     now,

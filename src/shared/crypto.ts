@@ -33,3 +33,8 @@ export function constantTimeEqual(a: string, b: string): boolean {
   if (left.length !== right.length) return false;
   return timingSafeEqual(left, right);
 }
+
+/** A short, non-reversible handle of a hash for log lines: enough to correlate events, useless as a secret. */
+export function logHandle(hash: string): string {
+  return hash.slice(0, 12);
+}

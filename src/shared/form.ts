@@ -20,7 +20,7 @@ function decode(text: string): string {
  * silently repair): a repeated name collects its values in order.
  */
 export function parseUrlEncoded(text: string): FormValues {
-  const out: FormValues = {};
+  const out: FormValues = Object.create(null) as FormValues;
   for (const part of text.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');

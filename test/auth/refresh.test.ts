@@ -130,14 +130,14 @@ describe('refresh: rotation', () => {
     assert.equal(ok.status, 200, ok.text);
   });
 
-  test('an inactive app may not refresh: 403 with the inactive text; reactivated, the token works', async () => {
+  test('an inactive app may not refresh: 401 with the inactive text; reactivated, the token works', async () => {
     const app = await createTestApp(running);
     const issued = await issueTokens(running, app);
     const apps = running.service.deps.apps;
     await apps.setAppActive(app.clientId, false, running.clock.now());
     try {
-      assertJson(await refresh(running.url, app, issued.refresh_token), 403, {
-        status_code: 403,
+      assertJson(await refresh(running.url, app, issued.refresh_token), 401, {
+        status_code: 401,
         error: 'invalid_client',
         error_description: TEXT.appInactive(app.app.name),
       });

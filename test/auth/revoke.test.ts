@@ -127,14 +127,14 @@ describe('POST /v2/o/revoke/ — token and data access grant', () => {
     assert.equal(ok.status, 200, ok.text);
   });
 
-  test('an inactive app: 403 invalid_client; nothing is revoked', async () => {
+  test('an inactive app: 401 invalid_client; nothing is revoked', async () => {
     const app = await createTestApp(running);
     const issued = await issueTokens(running, app);
     const apps = running.service.deps.apps;
     await apps.setAppActive(app.clientId, false, running.clock.now());
     try {
-      assertJson(await revoke(running.url, app, issued.access_token), 403, {
-        status_code: 403,
+      assertJson(await revoke(running.url, app, issued.access_token), 401, {
+        status_code: 401,
         error: 'invalid_client',
         error_description: TEXT.appInactive(app.app.name),
       });

@@ -203,13 +203,14 @@ describe('code exchange: client authentication', () => {
       error: 'invalid_client',
       error_description: 'App id failed',
     });
+    // Seed Errors table: any problem with client credentials is 401 invalid_client.
     assertJson(
       await postForm(tokenUrl(), { ...form, client_id: 'no-such-client', client_secret: 'x' }),
-      400,
+      401,
       {
-        status_code: 400,
+        status_code: 401,
         error: 'invalid_client',
-        error_description: 'Application does not exist (client_id)',
+        error_description: 'Application does not exist',
       },
     );
     assertJson(await postForm(tokenUrl(), form, { id: 'no-such-client', secret: 'x' }), 401, {
@@ -223,15 +224,15 @@ describe('code exchange: client authentication', () => {
     assert.equal(ok.status, 200, ok.text);
   });
 
-  test('an inactive app is refused with 403; reactivated, its code works', async () => {
+  test('an inactive app is refused with 401; reactivated, its code works', async () => {
     const app = await createTestApp(running);
     const flow = await consent(running, app);
     const apps = running.service.deps.apps;
     await apps.setAppActive(app.clientId, false, running.clock.now());
     try {
       const refused = await postForm(tokenUrl(), codeForm(app, flow), basicOf(app));
-      assertJson(refused, 403, {
-        status_code: 403,
+      assertJson(refused, 401, {
+        status_code: 401,
         error: 'invalid_client',
         error_description: TEXT.appInactive(app.app.name),
       });

@@ -5,8 +5,6 @@ import { oauthError, serviceError, TEXT } from './errors.js';
 export interface ClientCredentials {
   clientId: string | undefined;
   clientSecret: string | undefined;
-  /** Where the client id came from: it decides the status of an unknown-app error (research §1.5). */
-  via: 'basic' | 'body' | 'none';
 }
 
 function formDecode(value: string): string {
@@ -45,10 +43,9 @@ export function readClientCredentials(
         'Client credentials in the body do not match the Authorization header.',
       );
     }
-    return { clientId: id, clientSecret: secret, via: 'basic' };
+    return { clientId: id, clientSecret: secret };
   }
-  if (bodyId) return { clientId: bodyId, clientSecret: bodySecret, via: 'body' };
-  return { clientId: undefined, clientSecret: undefined, via: 'none' };
+  return { clientId: bodyId, clientSecret: bodySecret };
 }
 
 /** True when `secret` hashes to the stored hash (compared in constant time). */
@@ -58,7 +55,9 @@ export function secretMatches(app: App, secret: string | undefined): boolean {
 
 /**
  * Identifies and authenticates the client of a token-side request, in the anchor's order: identify the app,
- * refuse an inactive one, then check the secret (research §1.5).
+ * refuse an inactive one, then check the secret (research §1.5). Every failure is 401 `invalid_client`, as
+ * the seed's Errors table has it for any problem with client credentials or permissions (the anchor answers
+ * 400 for an unknown body client_id and 403 for an inactive app).
  */
 export async function authenticateClient(
   apps: AppStore,
@@ -72,11 +71,12 @@ export async function authenticateClient(
   const app = await apps.findApp(credentials.clientId);
   if (!app) {
     onFailure(credentials.clientId, 'unknown client');
-    throw credentials.via === 'basic'
-      ? serviceError(401, 'invalid_client', 'Application does not exist')
-      : serviceError(400, 'invalid_client', 'Application does not exist (client_id)');
+    throw serviceError(401, 'invalid_client', 'Application does not exist');
   }
-  if (!app.active) throw serviceError(403, 'invalid_client', TEXT.appInactive(app.name));
+  if (!app.active) {
+    onFailure(app.clientId, 'inactive app');
+    throw serviceError(401, 'invalid_client', TEXT.appInactive(app.name));
+  }
   if (!secretMatches(app, credentials.clientSecret)) {
     onFailure(app.clientId, 'bad secret');
     throw oauthError(401, 'invalid_client');

@@ -1,9 +1,8 @@
-import { randomToken, sha256 } from '../../shared/crypto.js';
+import { logHandle, randomToken, sha256 } from '../../shared/crypto.js';
 import type { App } from '../store/apps.js';
 import type { Approval } from '../store/sessions.js';
 import type { AuthDeps } from './deps.js';
 import { addCalendarMonths } from './expiry.js';
-import { logHandle } from './grants/mint.js';
 import { withQuery } from './redirect-uri.js';
 import { isDemographic } from './scopes.js';
 import { randomUUID } from 'node:crypto';

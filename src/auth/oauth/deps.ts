@@ -1,4 +1,4 @@
-import type { Counters } from '../../storage/counters.js';
+import type { Counters } from '../../shared/counters.js';
 import type { AppStore } from '../store/apps.js';
 import type { EnrolleeStore } from '../store/enrollees.js';
 import type { SessionStore } from '../store/sessions.js';

@@ -1,5 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
 import type { Enrollee } from '../store/enrollees.js';
+import { logHandle, sha256 } from '../../shared/crypto.js';
 import type { AuthDeps } from './deps.js';
 
 export type LoginResult =
@@ -13,14 +14,18 @@ function lockKey(username: string): string {
 }
 
 /**
- * Checks an enrollee's username and password. Repeated failures for one username lock it for a while
- * (counters shared by every instance), whether or not the password was right during the lock.
+ * Checks an enrollee's username and password. Every attempt is counted before the password is looked at,
+ * so parallel guesses cannot slip past the limit; after `loginMaxFailures` attempts in the window the
+ * username is locked (counters shared by every instance) whether or not the password is right, and a
+ * successful login clears the count.
  */
 export async function logIn(deps: AuthDeps, username: string, password: string): Promise<LoginResult> {
   const now = deps.now();
   const { loginMaxFailures, loginLockoutSeconds } = deps.settings;
-  if ((await deps.counters.peek(lockKey(username), now)) >= loginMaxFailures) {
-    deps.audit('login_locked', { username });
+  const who = logHandle(sha256(username.trim().toLowerCase()));
+  const attempts = await deps.counters.hit(lockKey(username), loginLockoutSeconds, now);
+  if (attempts > loginMaxFailures) {
+    deps.audit('login_locked', { user: who });
     return { ok: false, reason: 'locked', retryAfterSeconds: loginLockoutSeconds };
   }
   const enrollee = await deps.enrollees.findEnrolleeByUsername(username.trim());
@@ -28,11 +33,8 @@ export async function logIn(deps: AuthDeps, username: string, password: string):
     ? await verify(enrollee.passwordHash, password).catch(() => false)
     : await verify(await decoy, password).then(() => false);
   if (!enrollee || !valid) {
-    const failures = await deps.counters.hit(lockKey(username), loginLockoutSeconds, now);
-    deps.audit('login_failed', { username, failures });
-    return failures >= loginMaxFailures
-      ? { ok: false, reason: 'locked', retryAfterSeconds: loginLockoutSeconds }
-      : { ok: false, reason: 'invalid' };
+    deps.audit('login_failed', { user: who, attempts });
+    return { ok: false, reason: 'invalid' };
   }
   await deps.counters.reset(lockKey(username));
   deps.audit('login', { enrollee: enrollee.id });

@@ -12,6 +12,6 @@ export function normalizeChallenge(challenge: string): string {
 
 /** RFC 7636 §4.6: BASE64URL(SHA256(ASCII(code_verifier))) must equal the stored challenge. */
 export function verifierMatches(verifier: string, storedChallenge: string): boolean {
-  const computed = createHash('sha256').update(verifier, 'ascii').digest('base64url');
+  const computed = createHash('sha256').update(verifier, 'utf8').digest('base64url');
   return constantTimeEqual(computed, normalizeChallenge(storedChallenge));
 }

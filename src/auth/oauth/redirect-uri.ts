@@ -10,7 +10,7 @@ export function redirectUriMatches(registered: readonly string[], given: string)
   } catch {
     return false;
   }
-  if (target.hash) return false;
+  if (target.hash || target.username || target.password) return false;
   return registered.some((uri) => {
     let candidate: URL;
     try {

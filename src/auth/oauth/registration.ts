@@ -21,8 +21,8 @@ export function registrationProblems(r: Registration): string[] {
   const problems: string[] = [];
   const name = r.name.trim();
   if (name === '' || name.length > 100) problems.push('name must be 1 to 100 characters');
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-  if (/[\u0000-\u001f<>]/.test(name)) problems.push('name must be plain printable text');
+  // Control and format characters (bidi overrides, zero-width) could disguise the name on the consent page.
+  if (/[\p{Cc}\p{Cf}<>]/u.test(name)) problems.push('name must be plain printable text');
   if (r.redirectUris.length === 0) problems.push('at least one redirect URI is required');
   for (const uri of r.redirectUris) {
     const problem = redirectUriProblem(uri);

@@ -1,9 +1,8 @@
-import { sha256 } from '../../shared/crypto.js';
+import { logHandle, sha256 } from '../../shared/crypto.js';
 import { jsonError } from '../../shared/errors.js';
 import type { App } from '../store/apps.js';
 import type { AuthDeps } from './deps.js';
 import { oauthError } from './errors.js';
-import { logHandle } from './grants/mint.js';
 
 async function liveTokenOwner(deps: AuthDeps, hash: string) {
   const access = await deps.tokens.findAccessTokenOwner(hash);
@@ -36,18 +35,11 @@ export async function revokeTokenAndGrant(
 
 /**
  * RFC 7009 §2.1: revokes one token (an access token takes its paired refresh token along, and the other way
- * round); the grant stays. A token of another app is refused (research §1.6).
+ * round); the grant stays. A token of another app is refused (research §1.6). `token_type_hint` is not
+ * needed: both kinds are searched, as §2.2 allows.
  */
-export async function revokeSingleToken(
-  deps: AuthDeps,
-  app: App,
-  token: string | undefined,
-  hint: string | undefined,
-): Promise<void> {
+export async function revokeSingleToken(deps: AuthDeps, app: App, token: string | undefined): Promise<void> {
   if (!token) throw oauthError(400, 'invalid_request', 'Missing token parameter.');
-  if (hint !== undefined && hint !== 'access_token' && hint !== 'refresh_token') {
-    throw oauthError(400, 'unsupported_token_type');
-  }
   const hash = sha256(token);
   const now = deps.now();
   const access = await deps.tokens.findAccessTokenOwner(hash);

@@ -34,7 +34,7 @@ export function tokenResponse(app: App, issued: IssuedTokens): TokenResponse {
     scope: issued.scope,
     patient: issued.patientId,
   };
-  if (app.dataAccessType !== 'ONE_TIME' && issued.refreshToken) body.refresh_token = issued.refreshToken;
+  if (issuesRefreshTokens(app) && issued.refreshToken) body.refresh_token = issued.refreshToken;
   if (app.dataAccessType === 'ONE_TIME') {
     body.access_grant_expiration = formatGrantExpiration(issued.accessExpiresAt);
   } else if (app.dataAccessType === 'THIRTEEN_MONTH' && issued.grantExpiresAt !== null) {

@@ -95,7 +95,7 @@ export function translator(lang: Language) {
 }
 
 export function isMessageKey(value: string): value is MessageKey {
-  return value in en;
+  return Object.hasOwn(en, value);
 }
 
 /** A date as people of that language write it, e.g. "December 22, 2027" / "22 de diciembre de 2027". */

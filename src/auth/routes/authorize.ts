@@ -23,12 +23,12 @@ function authorizeParams(request: FastifyRequest): Params {
  * to the login page, or, when an enrollee is logged in, to the consent page of a new approval.
  */
 async function authorize(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply) {
+  const params = authorizeParams(request);
+  const { app, request: pending } = await validateAuthorizeRequest(deps.apps, params);
   if (request.method === 'POST') {
     const body = request.body as Record<string, unknown> | undefined;
     if (!body || typeof body.state !== 'string') throw messageError(401, 'State required in POST body.');
   }
-  const params = authorizeParams(request);
-  const { app, request: pending } = await validateAuthorizeRequest(deps.apps, params);
   const session = await currentEnrollee(deps, request);
   if (!session) {
     const next = `/v2/o/authorize/?${new URLSearchParams(params as Record<string, string>).toString()}`;

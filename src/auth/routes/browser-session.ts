@@ -15,7 +15,15 @@ export async function currentEnrollee(deps: AuthDeps, request: FastifyRequest) {
   return enrolleeId ? { enrolleeId, sessionToken: raw } : undefined;
 }
 
-export async function startSession(deps: AuthDeps, reply: FastifyReply, enrolleeId: string): Promise<void> {
+/** A new session id at every login (no fixation); the browser's previous session, if any, ends. */
+export async function startSession(
+  deps: AuthDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  enrolleeId: string,
+): Promise<void> {
+  const previous = request.cookies[SESSION_COOKIE];
+  if (previous) await deps.sessions.deleteSession(sha256(previous));
   const token = randomToken();
   const now = deps.now();
   const ttl = deps.settings.sessionTtlSeconds;

@@ -19,7 +19,8 @@ import {
 
 /** Only our own authorize URL may follow a login: no open redirect. */
 function safeNext(next: string | undefined): string | undefined {
-  if (!next || !next.startsWith('/v2/o/authorize') || next.startsWith('//')) return undefined;
+  // Printable ASCII but the backslash: anything else cannot go into a Location header as it is.
+  if (!next || !/^\/v2\/o\/authorize[\x21-\x5b\x5d-\x7e]*$/.test(next)) return undefined;
   return next;
 }
 
@@ -96,7 +97,7 @@ export function registerLoginRoutes(app: App, deps: AuthDeps): void {
         status: result.reason === 'locked' ? 429 : 401,
       });
     }
-    await startSession(deps, reply, result.enrollee.id);
+    await startSession(deps, request, reply, result.enrollee.id);
     if (next) return reply.redirect(next, 302);
     const html = renderPage('message', lang, { title: t('loginTitle'), message: t('loggedIn') });
     return reply.type('text/html; charset=utf-8').send(html);

@@ -23,7 +23,7 @@ export function registerRevokeRoutes(app: App, deps: AuthDeps): void {
   app.post('/v2/o/revoke_token', { config, schema: rfc7009 }, async (request, reply) => {
     const params = formParams(request);
     const client = await authenticatedClient(deps, request, params);
-    await revokeSingleToken(deps, client, params.token, params.token_type_hint);
+    await revokeSingleToken(deps, client, params.token);
     return reply.status(200).send('');
   });
 }

@@ -18,7 +18,7 @@ export function registerUserinfoRoute(app: App, deps: AuthDeps): void {
       const query = request.query as Record<string, unknown>;
       const context = await authenticateBearer(deps, request.headers.authorization, 'access_token' in query);
       if (!hasScope(context, 'profile')) throw detailError(403, TEXT.noPermission);
-      return reply.send({
+      return reply.header('cache-control', 'no-store').send({
         sub: context.patientId,
         name: `${context.givenName} ${context.familyName}`,
         given_name: context.givenName,

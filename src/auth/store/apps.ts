@@ -56,27 +56,35 @@ export function createAppStore(db: Kysely<Database>) {
         .where('name_key', '=', nameKey)
         .executeTakeFirst();
       if (taken) throw new DuplicateAppNameError(`an app named "${app.name}" already exists`);
-      await db
-        .insertInto('apps')
-        .values({
-          client_id: app.clientId,
-          name: app.name,
-          name_key: nameKey,
-          client_secret_hash: app.clientSecretHash,
-          redirect_uris: JSON.stringify(app.redirectUris),
-          data_access_type: app.dataAccessType,
-          require_demographic_scopes: app.requireDemographicScopes ? 1 : 0,
-          scopes: app.scopes.join(' '),
-          active: app.active ? 1 : 0,
-          logo_uri: app.logoUri,
-          policy_uri: app.policyUri,
-          tos_uri: app.tosUri,
-          support_email: app.supportEmail,
-          token_management: app.tokenManagement ? 1 : 0,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      try {
+        await db
+          .insertInto('apps')
+          .values({
+            client_id: app.clientId,
+            name: app.name,
+            name_key: nameKey,
+            client_secret_hash: app.clientSecretHash,
+            redirect_uris: JSON.stringify(app.redirectUris),
+            data_access_type: app.dataAccessType,
+            require_demographic_scopes: app.requireDemographicScopes ? 1 : 0,
+            scopes: app.scopes.join(' '),
+            active: app.active ? 1 : 0,
+            logo_uri: app.logoUri,
+            policy_uri: app.policyUri,
+            tos_uri: app.tosUri,
+            support_email: app.supportEmail,
+            token_management: app.tokenManagement ? 1 : 0,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+      } catch (error) {
+        // Two registrations of one name at once: the unique index decides.
+        if (/unique/i.test(String((error as Error).message))) {
+          throw new DuplicateAppNameError(`an app named "${app.name}" already exists`);
+        }
+        throw error;
+      }
       return { ...app, createdAt: now };
     },
 

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { DialectCapabilities } from '../../storage/dialect.js';
 import type { Database } from '../../storage/schema.js';
 
 export interface AuthCode {
@@ -132,14 +133,19 @@ async function insertTokens(
   }
 }
 
+/**
+ * Deletes the pair's grant first (which also locks its row on PostgreSQL, so concurrent deletes queue up and
+ * only one archives it), then revokes the pair's tokens and unused codes.
+ */
 async function deleteGrantIn(trx: Db, clientId: string, enrolleeId: string, reason: string, now: number) {
   const grant = await trx
-    .selectFrom('grants')
-    .selectAll()
+    .deleteFrom('grants')
     .where('client_id', '=', clientId)
     .where('enrollee_id', '=', enrolleeId)
+    .returningAll()
     .executeTakeFirst();
   await revokePairTokens(trx, clientId, enrolleeId, now);
+  await spendPairCodes(trx, clientId, enrolleeId, now);
   if (!grant) return false;
   await trx
     .insertInto('archived_grants')
@@ -153,8 +159,18 @@ async function deleteGrantIn(trx: Db, clientId: string, enrolleeId: string, reas
       reason,
     })
     .execute();
-  await trx.deleteFrom('grants').where('id', '=', grant.id).execute();
   return true;
+}
+
+/** Unused codes of the pair stop working: a newer consent or a revocation supersedes them. */
+async function spendPairCodes(db: Db, clientId: string, enrolleeId: string, now: number): Promise<void> {
+  await db
+    .updateTable('auth_codes')
+    .set({ used_at: now })
+    .where('client_id', '=', clientId)
+    .where('enrollee_id', '=', enrolleeId)
+    .where('used_at', 'is', null)
+    .execute();
 }
 
 async function insertCodeRow(db: Db, code: AuthCode, now: number) {
@@ -175,7 +191,27 @@ async function insertCodeRow(db: Db, code: AuthCode, now: number) {
     .execute();
 }
 
-export function createTokenStore(db: Kysely<Database>) {
+export function createTokenStore(db: Kysely<Database>, dialect: DialectCapabilities) {
+  /**
+   * Locks the pair's grant row for the rest of the transaction (PostgreSQL; SQLite transactions are already
+   * serialized) and returns it, so consent, exchange, refresh and revocation of one pair happen one at a time.
+   */
+  async function lockGrant(trx: Db, clientId: string, enrolleeId: string) {
+    let query = trx
+      .selectFrom('grants')
+      .select(['id', 'expires_at'])
+      .where('client_id', '=', clientId)
+      .where('enrollee_id', '=', enrolleeId);
+    if (dialect.rowLocks) query = query.forUpdate();
+    return query.executeTakeFirst();
+  }
+
+  /** A grant that exists and has not expired at `now`. */
+  async function lockLiveGrant(trx: Db, clientId: string, enrolleeId: string, now: number) {
+    const grant = await lockGrant(trx, clientId, enrolleeId);
+    return grant && (grant.expires_at === null || Number(grant.expires_at) > now) ? grant : undefined;
+  }
+
   return {
     async findCode(codeHash: string): Promise<AuthCode | undefined> {
       const row = await db
@@ -198,8 +234,9 @@ export function createTokenStore(db: Kysely<Database>) {
     },
 
     /**
-     * Exchanges a code for tokens in one transaction: marks the code used (only one caller can), makes the
-     * new tokens the pair's only live family, and aligns the grant's expiry. False when the code was spent.
+     * Exchanges a code for tokens in one transaction: with the pair's grant locked and still live, marks the
+     * code used (only one caller can), makes the new tokens the pair's only live family, and aligns the
+     * grant's expiry. False when the code was spent or the grant is gone.
      */
     async redeemCode(
       codeHash: string,
@@ -209,6 +246,7 @@ export function createTokenStore(db: Kysely<Database>) {
       now: number,
     ): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
+        if (!(await lockLiveGrant(trx, access.clientId, access.enrolleeId, now))) return false;
         const spent = await trx
           .updateTable('auth_codes')
           .set({ used_at: now })
@@ -265,6 +303,7 @@ export function createTokenStore(db: Kysely<Database>) {
       now: number,
     ): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
+        if (!(await lockLiveGrant(trx, old.clientId, old.enrolleeId, now))) return false;
         const spent = await trx
           .updateTable('refresh_tokens')
           .set({ used_at: now })
@@ -406,8 +445,8 @@ export function createTokenStore(db: Kysely<Database>) {
     },
 
     /**
-     * Records consent: creates or renews the grant, stores the code, and leaves the pair with no live
-     * tokens (one token family per app and enrollee) — in one transaction.
+     * Records consent in one transaction: creates or renews the grant (locking its row), revokes the pair's
+     * tokens and spends its unused codes (one token family per app and enrollee), and stores the new code.
      */
     async recordConsent(grant: Grant, code: AuthCode, now: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
@@ -428,6 +467,7 @@ export function createTokenStore(db: Kysely<Database>) {
           )
           .execute();
         await revokePairTokens(trx, grant.clientId, grant.enrolleeId, now);
+        await spendPairCodes(trx, grant.clientId, grant.enrolleeId, now);
         await insertCodeRow(trx, code, now);
       });
     },

@@ -1,11 +1,11 @@
-import { sha256 } from '../../../shared/crypto.js';
+import { logHandle, sha256 } from '../../../shared/crypto.js';
 import type { AuthCode } from '../../store/tokens.js';
 import type { AuthDeps } from '../deps.js';
 import { oauthError } from '../errors.js';
 import { VERIFIER_MAX, VERIFIER_MIN, verifierMatches } from '../pkce.js';
 import { tokenResponse } from '../token-response.js';
 import type { GrantRequest, TokenGrant } from './types.js';
-import { logHandle, mintTokens } from './mint.js';
+import { mintTokens } from './mint.js';
 
 /** RFC 6749 §4.1.3 steps, in order; each throws the error the anchor answers with (research §1.5). */
 async function findUsableCode(deps: AuthDeps, { app, params }: GrantRequest, now: number): Promise<AuthCode> {
@@ -54,6 +54,8 @@ export const authorizationCodeGrant: TokenGrant = {
     // A `10 hours` grant lives exactly as long as its access token (decisions file).
     const grantExpiresAt = app.dataAccessType === 'ONE_TIME' ? minted.access.expiresAt : 'keep';
     if (!(await deps.tokens.redeemCode(code.codeHash, minted.access, minted.refresh, grantExpiresAt, now))) {
+      // Lost a race for the code (or its grant went away meanwhile): whatever the winner got is revoked too.
+      await deps.tokens.revokeFamily(code.familyId, now);
       throw oauthError(400, 'invalid_grant');
     }
     deps.audit('token_issued', {

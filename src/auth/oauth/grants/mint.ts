@@ -45,8 +45,3 @@ export function mintTokens(
     },
   };
 }
-
-/** A short, non-reversible handle for logs. */
-export function logHandle(hash: string): string {
-  return hash.slice(0, 12);
-}

@@ -1,11 +1,11 @@
-import { sha256 } from '../../../shared/crypto.js';
+import { logHandle, sha256 } from '../../../shared/crypto.js';
 import type { RefreshTokenContext } from '../../store/tokens.js';
 import type { AuthDeps } from '../deps.js';
 import { oauthError, serviceError, TEXT } from '../errors.js';
 import { isSubScope, parseScope } from '../scopes.js';
 import { tokenResponse } from '../token-response.js';
 import type { GrantRequest, TokenGrant } from './types.js';
-import { logHandle, mintTokens } from './mint.js';
+import { mintTokens } from './mint.js';
 
 /** Seed "Token request: refresh" and "States and transitions"; research §1.5 for the order of checks. */
 async function findRefreshToken(deps: AuthDeps, { app, params }: GrantRequest): Promise<RefreshTokenContext> {
