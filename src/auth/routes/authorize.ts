@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../shared/http.js';
 import { formBody, singleParams } from '../../shared/form.js';
 import type { AuthDeps } from '../oauth/deps.js';
 import { messageError, pageError } from '../oauth/errors.js';
 import { validateAuthorizeRequest, type Params } from '../oauth/authorize-request.js';
+import { startApproval } from '../oauth/sessions.js';
 import { currentEnrollee } from './browser-session.js';
 
 /** Parameters come from the query first, then the form body (SMART "authorize-post"). */
@@ -35,17 +35,9 @@ async function authorize(deps: AuthDeps, request: FastifyRequest, reply: Fastify
     const lang = pending.lang ? `&lang=${pending.lang}` : '';
     return reply.redirect(`/v2/accounts/login?next=${encodeURIComponent(next)}${lang}`, 302);
   }
-  const now = deps.now();
-  const approval = {
-    id: randomUUID(),
-    enrolleeId: session.enrolleeId,
-    clientId: app.clientId,
-    request: pending,
-    expiresAt: now + deps.settings.approvalTtlSeconds * 1000,
-  };
-  await deps.sessions.insertApproval(approval, now);
+  const approvalId = await startApproval(deps, session.enrolleeId, app, pending);
   const lang = pending.lang ? `?lang=${pending.lang}` : '';
-  return reply.redirect(`/v2/o/authorize/${approval.id}/${lang}`, 302);
+  return reply.redirect(`/v2/o/authorize/${approvalId}/${lang}`, 302);
 }
 
 export function registerAuthorizeRoutes(app: App, deps: AuthDeps): void {

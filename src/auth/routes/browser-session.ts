@@ -1,34 +1,29 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { constantTimeEqual, randomToken, sha256 } from '../../shared/crypto.js';
+import { constantTimeEqual } from '../../shared/crypto.js';
 import type { AuthDeps } from '../oauth/deps.js';
 import { pickLanguage, type Language } from '../oauth/language.js';
+import { enrolleeOfSession, openSession } from '../oauth/sessions.js';
 
 export const SESSION_COOKIE = 'oe_session';
 export const LOGIN_CSRF_COOKIE = 'oe_login_csrf';
 
-/** The enrollee logged in on this browser, looked up in the database (any instance can answer). */
+/** The enrollee logged in on this browser, with the session secret its CSRF tokens derive from. */
 export async function currentEnrollee(deps: AuthDeps, request: FastifyRequest) {
-  const raw = request.cookies[SESSION_COOKIE];
-  if (!raw) return undefined;
-  const enrolleeId = await deps.sessions.findSessionEnrolleeId(sha256(raw), deps.now());
-  return enrolleeId ? { enrolleeId, sessionToken: raw } : undefined;
+  const secret = request.cookies[SESSION_COOKIE];
+  const enrolleeId = await enrolleeOfSession(deps, secret);
+  return enrolleeId && secret ? { enrolleeId, sessionToken: secret } : undefined;
 }
 
-/** A new session id at every login (no fixation); the browser's previous session, if any, ends. */
+/** Logs the enrollee in on this browser: a new session and its cookie. */
 export async function startSession(
   deps: AuthDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   enrolleeId: string,
 ): Promise<void> {
-  const previous = request.cookies[SESSION_COOKIE];
-  if (previous) await deps.sessions.deleteSession(sha256(previous));
-  const token = randomToken();
-  const now = deps.now();
-  const ttl = deps.settings.sessionTtlSeconds;
-  await deps.sessions.insertSession(sha256(token), enrolleeId, now, now + ttl * 1000);
-  reply.setCookie(SESSION_COOKIE, token, cookieOptions(deps, ttl));
+  const secret = await openSession(deps, enrolleeId, request.cookies[SESSION_COOKIE]);
+  reply.setCookie(SESSION_COOKIE, secret, cookieOptions(deps, deps.settings.sessionTtlSeconds));
 }
 
 export function cookieOptions(deps: AuthDeps, maxAgeSeconds: number) {

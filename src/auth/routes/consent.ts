@@ -6,7 +6,8 @@ import type { App as ClientApp } from '../store/apps.js';
 import type { Approval } from '../store/sessions.js';
 import type { AuthDeps } from '../oauth/deps.js';
 import { decide, grantExpiry } from '../oauth/consent.js';
-import { messageError, pageError, TEXT } from '../oauth/errors.js';
+import { pageError } from '../oauth/errors.js';
+import { claimApproval, loadApproval } from '../oauth/sessions.js';
 import type { Language } from '../oauth/language.js';
 import { formatDate, translator } from '../pages/i18n.js';
 import { renderPage } from '../pages/render.js';
@@ -18,26 +19,16 @@ import {
   switchLanguageUrl,
 } from './browser-session.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 interface Pending {
   approval: Approval;
   app: ClientApp;
   sessionToken: string;
 }
 
-/** The approval must exist, be fresh, and belong to the enrollee logged in on this browser. */
 async function loadPending(deps: AuthDeps, request: FastifyRequest, id: string): Promise<Pending> {
-  if (!UUID.test(id)) throw messageError(404, 'Not found.');
   const session = await currentEnrollee(deps, request);
-  const approval = await deps.sessions.findApproval(id, deps.now());
-  if (!session || !approval || approval.enrolleeId !== session.enrolleeId) {
-    throw pageError(400, 'invalid_request', 'sessionExpired');
-  }
-  const app = await deps.apps.findApp(approval.clientId);
-  if (!app) throw pageError(400, 'invalid_client', 'Application does not exist (client_id)');
-  if (!app.active) throw pageError(403, 'invalid_client', TEXT.appInactive(app.name));
-  return { approval, app, sessionToken: session.sessionToken };
+  const { approval, app } = await loadApproval(deps, id, session?.enrolleeId);
+  return { approval, app, sessionToken: session!.sessionToken };
 }
 
 /** The access-duration sentence of the consent page (research §3.3), in the page's language. */
@@ -84,8 +75,7 @@ async function submitConsent(deps: AuthDeps, request: FastifyRequest, reply: Fas
     throw pageError(403, 'invalid_request', 'formTampered', pageLanguage(request, approval.request.lang));
   }
   // One decision per approval, even when two instances receive a double-submitted form.
-  if (!(await deps.sessions.consumeApproval(approval.id)))
-    throw pageError(400, 'invalid_request', 'sessionExpired');
+  await claimApproval(deps, approval);
   const location = await decide(deps, app, approval, {
     allow: form.allow !== undefined,
     shareDemographic: form.share_demographic_scopes === 'True',

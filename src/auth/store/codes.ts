@@ -1,0 +1,70 @@
+import type { Kysely } from 'kysely';
+import type { DialectCapabilities } from '../../storage/dialect.js';
+import type { Database } from '../../storage/schema.js';
+import type { AuthCode, NewAccessToken, NewRefreshToken } from './token-types.js';
+import { insertTokens, lockLiveGrant, revokePairTokens, revokeTokens } from './token-writes.js';
+
+/** Authorization codes: looked up, redeemed once, and their token family revoked on reuse. */
+export function createCodeStore(db: Kysely<Database>, dialect: DialectCapabilities) {
+  return {
+    async findCode(codeHash: string): Promise<AuthCode | undefined> {
+      const row = await db
+        .selectFrom('auth_codes')
+        .selectAll()
+        .where('code_hash', '=', codeHash)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return {
+        codeHash: row.code_hash,
+        clientId: row.client_id,
+        enrolleeId: row.enrollee_id,
+        redirectUri: row.redirect_uri,
+        scope: row.scope,
+        codeChallenge: row.code_challenge,
+        familyId: row.family_id,
+        expiresAt: Number(row.expires_at),
+        usedAt: row.used_at === null ? null : Number(row.used_at),
+      };
+    },
+
+    /**
+     * Exchanges a code for tokens in one transaction: with the pair's grant locked and still live, marks the
+     * code used (only one caller can), makes the new tokens the pair's only live family, and aligns the
+     * grant's expiry. False when the code was spent or the grant is gone.
+     */
+    async redeemCode(
+      codeHash: string,
+      access: NewAccessToken,
+      refresh: NewRefreshToken | undefined,
+      grantExpiresAt: number | null | 'keep',
+      now: number,
+    ): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        if (!(await lockLiveGrant(trx, dialect, access.clientId, access.enrolleeId, now))) return false;
+        const spent = await trx
+          .updateTable('auth_codes')
+          .set({ used_at: now })
+          .where('code_hash', '=', codeHash)
+          .where('used_at', 'is', null)
+          .executeTakeFirst();
+        if (spent.numUpdatedRows === 0n) return false;
+        await revokePairTokens(trx, access.clientId, access.enrolleeId, now);
+        await insertTokens(trx, access, refresh, now);
+        if (grantExpiresAt !== 'keep') {
+          await trx
+            .updateTable('grants')
+            .set({ expires_at: grantExpiresAt, updated_at: now })
+            .where('client_id', '=', access.clientId)
+            .where('enrollee_id', '=', access.enrolleeId)
+            .execute();
+        }
+        return true;
+      });
+    },
+
+    /** RFC 6749 §4.1.2: a code presented twice revokes the tokens issued from it. */
+    async revokeFamily(familyId: string, now: number): Promise<void> {
+      await db.transaction().execute((trx) => revokeTokens(trx, { family_id: familyId }, now));
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../storage/schema.js';
+import type { AuthCode, Grant } from './token-types.js';
+import { deleteGrantIn, insertCodeRow, revokePairTokens, spendPairCodes } from './token-writes.js';
+
+/** Data access grants: recorded at consent, deleted (and archived) at revocation. */
+export function createGrantStore(db: Kysely<Database>) {
+  return {
+    async findGrant(clientId: string, enrolleeId: string): Promise<Grant | undefined> {
+      const row = await db
+        .selectFrom('grants')
+        .selectAll()
+        .where('client_id', '=', clientId)
+        .where('enrollee_id', '=', enrolleeId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return {
+        id: row.id,
+        clientId: row.client_id,
+        enrolleeId: row.enrollee_id,
+        createdAt: Number(row.created_at),
+        expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+      };
+    },
+
+    /**
+     * Records consent in one transaction: creates or renews the grant (locking its row), revokes the pair's
+     * tokens and spends its unused codes (one token family per app and enrollee), and stores the new code.
+     */
+    async recordConsent(grant: Grant, code: AuthCode, now: number): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('grants')
+          .values({
+            id: grant.id,
+            client_id: grant.clientId,
+            enrollee_id: grant.enrolleeId,
+            created_at: now,
+            updated_at: now,
+            expires_at: grant.expiresAt,
+          })
+          .onConflict((oc) =>
+            oc
+              .columns(['client_id', 'enrollee_id'])
+              .doUpdateSet({ expires_at: grant.expiresAt, updated_at: now }),
+          )
+          .execute();
+        await revokePairTokens(trx, grant.clientId, grant.enrolleeId, now);
+        await spendPairCodes(trx, grant.clientId, grant.enrolleeId, now);
+        await insertCodeRow(trx, code, now);
+      });
+    },
+
+    /** Deletes the pair's grant (archiving it) and revokes all its tokens. False when there was no grant. */
+    async deleteGrant(clientId: string, enrolleeId: string, reason: string, now: number): Promise<boolean> {
+      return db.transaction().execute((trx) => deleteGrantIn(trx, clientId, enrolleeId, reason, now));
+    },
+  };
+}
