@@ -5,9 +5,11 @@
 import { authorizeThroughPages, Browser, postForm, type Pkce } from '../test/helpers/flow.js';
 import type { RegisteredApp } from './server.js';
 
-/** The sandbox enrollee every benchmark flow logs in as (public sandbox credentials). */
-const USERNAME = 'BBUser00000';
-const PASSWORD = 'PW00000!';
+/** Sandbox enrollee `n` (public sandbox credentials); refresh families all use enrollee 0. */
+function enrollee(n: number) {
+  const digits = String(n).padStart(5, '0');
+  return { username: `BBUser${digits}`, password: `PW${digits}!` };
+}
 
 /** What one autocannon connection needs to chain refresh grants. */
 export interface TokenFamily {
@@ -30,15 +32,16 @@ export function basicAuthorization(app: RegisteredApp): string {
   return `Basic ${Buffer.from(pair).toString('base64')}`;
 }
 
-/** A browser logged in as the benchmark enrollee (the first authorize goes through the login page). */
+/** Authorize + consent in `browser` (its first authorize goes through the login page as enrollee `n`). */
 async function authorizeOnce(
   base: string,
   app: RegisteredApp,
   browser: Browser,
+  n = 0,
 ): Promise<{ code: string; pkce: Pkce }> {
   const result = await authorizeThroughPages(
     base,
-    { clientId: app.clientId, redirectUri: app.redirectUri, username: USERNAME, password: PASSWORD },
+    { clientId: app.clientId, redirectUri: app.redirectUri, ...enrollee(n) },
     browser,
   );
   if (!result.code) throw new Error(`consent gave no code: ${result.location.toString()}`);
@@ -78,34 +81,45 @@ export interface CodePools {
   issueSeconds: number;
 }
 
-/** One browser per app, logged in once (password hashing is slow on purpose), reused for every round. */
+/**
+ * One logged-in browser per enrollee (password hashing is slow on purpose, so each logs in once), reused
+ * for every round. A new consent for an app and enrollee spends that pair's earlier unused codes, so every
+ * code of a round comes from its own (app, enrollee) pair: a round holds at most apps × enrollees codes.
+ */
 export class CodeIssuer {
   private readonly browsers: Browser[];
 
   private constructor(
     private readonly base: string,
     private readonly apps: RegisteredApp[],
+    enrollees: number,
   ) {
-    this.browsers = apps.map(() => new Browser(base));
+    this.browsers = Array.from({ length: enrollees }, () => new Browser(base));
   }
 
-  static async start(base: string, apps: RegisteredApp[]): Promise<CodeIssuer> {
-    const issuer = new CodeIssuer(base, apps);
-    await Promise.all(apps.map((app, i) => authorizeOnce(base, app, issuer.browsers[i]!)));
+  static async start(base: string, apps: RegisteredApp[], enrollees: number): Promise<CodeIssuer> {
+    const issuer = new CodeIssuer(base, apps, enrollees);
+    // Log every enrollee in (a few at a time), through one consent for the first app.
+    for (let i = 0; i < enrollees; i += 8) {
+      const batch = issuer.browsers.slice(i, i + 8);
+      await Promise.all(batch.map((browser, j) => authorizeOnce(base, apps[0]!, browser, i + j)));
+    }
     return issuer;
   }
 
   /**
-   * Issues up to `perApp` codes for each app, all apps in parallel, until `budgetMs` runs out (codes live
-   * only 60 s), then trims every pool to the shortest so that connections get equal shares.
+   * Issues up to `perApp` codes for each app (one per enrollee), all apps in parallel, until `budgetMs` runs
+   * out (codes live only 60 s), then trims every pool to the shortest so that connections get equal shares.
    */
   async issue(perApp: number, budgetMs: number): Promise<CodePools> {
     const started = Date.now();
+    const limit = Math.min(perApp, this.browsers.length);
     const pools = await Promise.all(
-      this.apps.map(async (app, i) => {
+      this.apps.map(async (app) => {
         const pool: IssuedCode[] = [];
-        while (pool.length < perApp && Date.now() - started < budgetMs) {
-          const { code, pkce } = await authorizeOnce(this.base, app, this.browsers[i]!);
+        while (pool.length < limit && Date.now() - started < budgetMs) {
+          const n = pool.length;
+          const { code, pkce } = await authorizeOnce(this.base, app, this.browsers[n]!, n);
           pool.push({ code, verifier: pkce.verifier, redirectUri: app.redirectUri, issuedAt: Date.now() });
         }
         return pool;

@@ -264,7 +264,10 @@ async function runOn(kind: DatabaseKind, options: Options, argv: string[], clean
   log(`${database.label}: starting the server`);
   const server = await startServer({
     database,
-    sandboxEnrollees: 2,
+    // The code benchmark issues each round's codes from distinct (app, enrollee) pairs.
+    sandboxEnrollees: options.benchmarks.includes('code')
+      ? Math.max(2, Math.ceil(options.codes / options.connections))
+      : 2,
     cpuProfileDir: profileDir,
     nodeArgs: options.serverNodeArgs,
   });
@@ -305,8 +308,8 @@ async function runOn(kind: DatabaseKind, options: Options, argv: string[], clean
   }
   if (options.benchmarks.includes('code')) {
     const apps = await registerApps(database, 'Bench code', C);
-    const issuer = await CodeIssuer.start(server.url, apps);
     const perApp = Math.floor(options.codes / C);
+    const issuer = await CodeIssuer.start(server.url, apps, perApp);
     const loads: LoadResult[] = [];
     let issued = 0;
     let issueSeconds = 0;
