@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DialectCapabilities } from '../../storage/dialect.js';
+import { instant } from '../../storage/columns.js';
 import type { Database } from '../../storage/schema.js';
 import type { AuthCode, NewAccessToken, NewRefreshToken } from './token-types.js';
 import { insertTokens, lockLiveGrant, revokePairTokens, revokeTokens } from './token-writes.js';
@@ -23,7 +24,7 @@ export function createCodeStore(db: Kysely<Database>, dialect: DialectCapabiliti
         codeChallenge: row.code_challenge,
         familyId: row.family_id,
         expiresAt: Number(row.expires_at),
-        usedAt: row.used_at === null ? null : Number(row.used_at),
+        usedAt: instant(row.used_at),
       };
     },
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { instant } from '../../storage/columns.js';
 import type { Database } from '../../storage/schema.js';
 import type { AuthCode, Grant } from './token-types.js';
 import { deleteGrantIn, insertCodeRow, revokePairTokens, spendPairCodes } from './token-writes.js';
@@ -19,7 +20,7 @@ export function createGrantStore(db: Kysely<Database>) {
         clientId: row.client_id,
         enrolleeId: row.enrollee_id,
         createdAt: Number(row.created_at),
-        expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+        expiresAt: instant(row.expires_at),
       };
     },
 

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { DialectCapabilities } from '../../storage/dialect.js';
-import type { Database } from '../../storage/schema.js';
+import { instant } from '../../storage/columns.js';
+import type { Database, RefreshTokensTable } from '../../storage/schema.js';
 import { createCodeStore } from './codes.js';
 import { createGrantStore } from './grants.js';
 import type {
@@ -14,6 +15,19 @@ import { insertTokens, lockLiveGrant, revokeTokens } from './token-writes.js';
 
 export type * from './token-types.js';
 
+function toRefreshToken(row: Selectable<RefreshTokensTable>): RefreshTokenRecord {
+  return {
+    tokenHash: row.token_hash,
+    clientId: row.client_id,
+    enrolleeId: row.enrollee_id,
+    familyId: row.family_id,
+    accessTokenHash: row.access_token_hash,
+    scope: row.scope,
+    usedAt: instant(row.used_at),
+    revokedAt: instant(row.revoked_at),
+  };
+}
+
 /** Access and refresh tokens: looked up with their context, rotated, revoked, purged. */
 function createAccessStore(db: Kysely<Database>, dialect: DialectCapabilities) {
   return {
@@ -23,17 +37,7 @@ function createAccessStore(db: Kysely<Database>, dialect: DialectCapabilities) {
         .selectAll()
         .where('token_hash', '=', tokenHash)
         .executeTakeFirst();
-      if (!row) return undefined;
-      return {
-        tokenHash: row.token_hash,
-        clientId: row.client_id,
-        enrolleeId: row.enrollee_id,
-        familyId: row.family_id,
-        accessTokenHash: row.access_token_hash,
-        scope: row.scope,
-        usedAt: row.used_at === null ? null : Number(row.used_at),
-        revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
-      };
+      return row ? toRefreshToken(row) : undefined;
     },
 
     /**
@@ -75,17 +79,10 @@ function createAccessStore(db: Kysely<Database>, dialect: DialectCapabilities) {
         .executeTakeFirst();
       if (!row) return undefined;
       return {
-        tokenHash: row.token_hash,
-        clientId: row.client_id,
-        enrolleeId: row.enrollee_id,
-        familyId: row.family_id,
-        accessTokenHash: row.access_token_hash,
-        scope: row.scope,
-        usedAt: row.used_at === null ? null : Number(row.used_at),
-        revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+        ...toRefreshToken(row),
         patientId: row.patient_id,
         hasGrant: row.grant_id !== null,
-        grantExpiresAt: row.grant_expires_at === null ? null : Number(row.grant_expires_at),
+        grantExpiresAt: instant(row.grant_expires_at),
       };
     },
 
@@ -124,7 +121,7 @@ function createAccessStore(db: Kysely<Database>, dialect: DialectCapabilities) {
         familyId: row.family_id,
         scope: row.scope,
         expiresAt: Number(row.expires_at),
-        revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+        revokedAt: instant(row.revoked_at),
         appName: row.app_name,
         appActive: row.app_active === 1,
         patientId: row.patient_id,
@@ -132,7 +129,7 @@ function createAccessStore(db: Kysely<Database>, dialect: DialectCapabilities) {
         familyName: row.family_name,
         email: row.email,
         hasGrant: row.grant_id !== null,
-        grantExpiresAt: row.grant_expires_at === null ? null : Number(row.grant_expires_at),
+        grantExpiresAt: instant(row.grant_expires_at),
       };
     },
 
