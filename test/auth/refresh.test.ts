@@ -19,6 +19,8 @@ import {
   userinfo,
   type HttpResult,
   type TokenBody,
+  inactiveClientBody,
+  whileInactive,
 } from '../helpers/token-calls.js';
 
 let running: RunningService;
@@ -133,17 +135,9 @@ describe('refresh: rotation', () => {
   test('an inactive app may not refresh: 401 with the inactive text; reactivated, the token works', async () => {
     const app = await createTestApp(running);
     const issued = await issueTokens(running, app);
-    const apps = running.service.deps.apps;
-    await apps.setAppActive(app.clientId, false, running.clock.now());
-    try {
-      assertJson(await refresh(running.url, app, issued.refresh_token), 401, {
-        status_code: 401,
-        error: 'invalid_client',
-        error_description: TEXT.appInactive(app.app.name),
-      });
-    } finally {
-      await apps.setAppActive(app.clientId, true, running.clock.now());
-    }
+    await whileInactive(running, app, async () => {
+      assertJson(await refresh(running.url, app, issued.refresh_token), 401, inactiveClientBody(app));
+    });
     const ok = await refresh(running.url, app, issued.refresh_token);
     assert.equal(ok.status, 200, ok.text);
   });

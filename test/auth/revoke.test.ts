@@ -16,6 +16,8 @@ import {
   type HttpResult,
   type TestApp,
   type TokenBody,
+  inactiveClientBody,
+  whileInactive,
 } from '../helpers/token-calls.js';
 
 let running: RunningService;
@@ -130,17 +132,9 @@ describe('POST /v2/o/revoke/ — token and data access grant', () => {
   test('an inactive app: 401 invalid_client; nothing is revoked', async () => {
     const app = await createTestApp(running);
     const issued = await issueTokens(running, app);
-    const apps = running.service.deps.apps;
-    await apps.setAppActive(app.clientId, false, running.clock.now());
-    try {
-      assertJson(await revoke(running.url, app, issued.access_token), 401, {
-        status_code: 401,
-        error: 'invalid_client',
-        error_description: TEXT.appInactive(app.app.name),
-      });
-    } finally {
-      await apps.setAppActive(app.clientId, true, running.clock.now());
-    }
+    await whileInactive(running, app, async () => {
+      assertJson(await revoke(running.url, app, issued.access_token), 401, inactiveClientBody(app));
+    });
     assert.equal((await userinfo(running.url, issued.access_token)).status, 200);
   });
 
@@ -272,15 +266,11 @@ describe('POST /v2/o/expire_authenticated_user/<patient_id>/ — sandbox', () =>
       assert.equal(result.status, 403, result.text);
       assert.equal(result.text, 'FORBIDDEN');
     }
-    const apps = running.service.deps.apps;
-    await apps.setAppActive(app.clientId, false, running.clock.now());
-    try {
+    await whileInactive(running, app, async () => {
       const inactive = await expireUser(running.url, patientId, basicOf(app));
       assert.equal(inactive.status, 403, inactive.text);
       assert.equal(inactive.text, 'FORBIDDEN');
-    } finally {
-      await apps.setAppActive(app.clientId, true, running.clock.now());
-    }
+    });
     assert.equal((await userinfo(running.url, issued.access_token)).status, 200);
   });
 

@@ -21,6 +21,8 @@ import {
   userinfo,
   type TestApp,
   type TokenBody,
+  inactiveClientBody,
+  whileInactive,
 } from '../helpers/token-calls.js';
 
 let running: RunningService;
@@ -227,18 +229,10 @@ describe('code exchange: client authentication', () => {
   test('an inactive app is refused with 401; reactivated, its code works', async () => {
     const app = await createTestApp(running);
     const flow = await consent(running, app);
-    const apps = running.service.deps.apps;
-    await apps.setAppActive(app.clientId, false, running.clock.now());
-    try {
+    await whileInactive(running, app, async () => {
       const refused = await postForm(tokenUrl(), codeForm(app, flow), basicOf(app));
-      assertJson(refused, 401, {
-        status_code: 401,
-        error: 'invalid_client',
-        error_description: TEXT.appInactive(app.app.name),
-      });
-    } finally {
-      await apps.setAppActive(app.clientId, true, running.clock.now());
-    }
+      assertJson(refused, 401, inactiveClientBody(app));
+    });
     const ok = await postForm(tokenUrl(), codeForm(app, flow), basicOf(app));
     assert.equal(ok.status, 200, ok.text);
   });

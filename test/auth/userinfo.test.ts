@@ -12,6 +12,7 @@ import {
   TEXT,
   userinfo,
   type TokenBody,
+  whileInactive,
 } from '../helpers/token-calls.js';
 
 let running: RunningService;
@@ -114,15 +115,11 @@ describe('GET /v2/connect/userinfo', () => {
   test('an inactive app: 401 with the inactive text; reactivated, 200', async () => {
     const app = await createTestApp(running);
     const issued = await issueTokens(running, app);
-    const apps = running.service.deps.apps;
-    await apps.setAppActive(app.clientId, false, running.clock.now());
-    try {
+    await whileInactive(running, app, async () => {
       assertJson(await userinfo(running.url, issued.access_token), 401, {
         detail: TEXT.appInactive(app.app.name),
       });
-    } finally {
-      await apps.setAppActive(app.clientId, true, running.clock.now());
-    }
+    });
     assert.equal((await userinfo(running.url, issued.access_token)).status, 200);
   });
 

@@ -235,3 +235,23 @@ export function assertJson(result: HttpResult, status: number, expected: unknown
 
 export const HOUR = 3600_000;
 export const DAY = 24 * HOUR;
+
+/** Runs `check` while `app` is disabled, then enables it again (also when `check` fails). */
+export async function whileInactive(
+  running: RunningService,
+  app: TestApp,
+  check: () => Promise<void>,
+): Promise<void> {
+  const { apps } = running.service.deps;
+  await apps.setAppActive(app.clientId, false, running.clock.now());
+  try {
+    await check();
+  } finally {
+    await apps.setAppActive(app.clientId, true, running.clock.now());
+  }
+}
+
+/** The token-side answer for a disabled app (seed: a client permission problem is 401 invalid_client). */
+export function inactiveClientBody(app: TestApp) {
+  return { status_code: 401, error: 'invalid_client', error_description: TEXT.appInactive(app.app.name) };
+}
