@@ -55,6 +55,7 @@ export interface AuthCodesTable {
   client_id: string;
   enrollee_id: string;
   redirect_uri: string;
+  redirect_uri_given: number;
   scope: string;
   code_challenge: string;
   family_id: string;

@@ -335,6 +335,28 @@ describe('code exchange: the code and its PKCE binding', () => {
     assertJson(await postForm(tokenUrl(), form, basicOf(app)), 400, expected);
   });
 
+  test('authorize without redirect_uri (one registered): the token request may leave it out too', async () => {
+    const app = await createTestApp(running);
+    const flow = await consent(running, app, { redirectUri: '' });
+    assert.equal(
+      `${flow.location.origin}${flow.location.pathname}`,
+      app.redirectUri,
+      'sent to the registered URI',
+    );
+    const form: Record<string, string> = { ...codeForm(app, flow) };
+    delete form.redirect_uri;
+    const ok = await postForm(tokenUrl(), form, basicOf(app));
+    assert.equal(ok.status, 200, ok.text);
+
+    const again = await consent(running, app, { redirectUri: '' });
+    const wrong = await postForm(
+      tokenUrl(),
+      { ...codeForm(app, again), redirect_uri: 'http://127.0.0.1:3001/other' },
+      basicOf(app),
+    );
+    assertJson(wrong, 400, { error: 'invalid_request', error_description: 'Mismatching redirect URI.' });
+  });
+
   test('no code_verifier: Code verifier required.', async () => {
     const app = await createTestApp(running);
     const flow = await consent(running, app);

@@ -99,6 +99,7 @@ export async function validateAuthorizeRequest(apps: AppStore, params: Params): 
     app,
     request: {
       redirectUri,
+      redirectUriGiven: params.redirect_uri !== undefined && params.redirect_uri !== '',
       scopes,
       state: params.state!,
       codeChallenge: normalizeChallenge(params.code_challenge!),

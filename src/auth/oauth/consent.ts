@@ -71,6 +71,7 @@ export async function decide(
       clientId: app.clientId,
       enrolleeId: approval.enrolleeId,
       redirectUri: request.redirectUri,
+      redirectUriGiven: request.redirectUriGiven,
       scope: scopes.join(' '),
       codeChallenge: request.codeChallenge,
       familyId: randomUUID(),

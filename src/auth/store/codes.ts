@@ -20,6 +20,7 @@ export function createCodeStore(db: Kysely<Database>, dialect: DialectCapabiliti
         clientId: row.client_id,
         enrolleeId: row.enrollee_id,
         redirectUri: row.redirect_uri,
+        redirectUriGiven: row.redirect_uri_given === 1,
         scope: row.scope,
         codeChallenge: row.code_challenge,
         familyId: row.family_id,

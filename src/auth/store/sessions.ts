@@ -4,6 +4,8 @@ import type { Database } from '../../storage/schema.js';
 /** A validated authorization request waiting for the enrollee's decision. */
 export interface PendingAuthorization {
   redirectUri: string;
+  /** Whether the authorization request named it (else the app's only registered one was taken). */
+  redirectUriGiven: boolean;
   scopes: string[];
   state: string;
   codeChallenge: string;

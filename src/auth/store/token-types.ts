@@ -5,6 +5,7 @@ export interface AuthCode {
   clientId: string;
   enrolleeId: string;
   redirectUri: string;
+  redirectUriGiven: boolean;
   scope: string;
   codeChallenge: string;
   familyId: string;

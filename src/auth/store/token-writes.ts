@@ -126,6 +126,7 @@ export async function insertCodeRow(db: Db, code: AuthCode, now: number) {
       client_id: code.clientId,
       enrollee_id: code.enrolleeId,
       redirect_uri: code.redirectUri,
+      redirect_uri_given: code.redirectUriGiven ? 1 : 0,
       scope: code.scope,
       code_challenge: code.codeChallenge,
       family_id: code.familyId,

@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely';
 import * as auth from './0001-auth.js';
 import * as liveTokenIndexes from './0002-live-token-indexes.js';
+import * as codeRedirectGiven from './0003-code-redirect-given.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
   '0001-auth': auth,
   '0002-live-token-indexes': liveTokenIndexes,
+  '0003-code-redirect-given': codeRedirectGiven,
 };

@@ -22,7 +22,9 @@ async function findUsableCode(deps: AuthDeps, { app, params }: GrantRequest, now
   return code;
 }
 
+/** RFC 6749 §4.1.3: required, and identical, when the authorization request included it. */
 function checkRedirectUri(code: AuthCode, redirectUri: string | undefined): void {
+  if (redirectUri === undefined && !code.redirectUriGiven) return;
   if (redirectUri !== code.redirectUri) throw oauthError(400, 'invalid_request', 'Mismatching redirect URI.');
 }
 
