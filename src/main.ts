@@ -3,6 +3,7 @@ import { ConfigError } from './config.js';
 import { registerAppCommands } from './commands/apps.js';
 import { CommandError } from './commands/context.js';
 import { registerEnrolleeCommands } from './commands/enrollees.js';
+import { registerFhirCommands } from './commands/fhir.js';
 import { registerServeCommands } from './commands/serve.js';
 
 const program = new Command('openenroll')
@@ -17,6 +18,7 @@ const program = new Command('openenroll')
 registerServeCommands(program);
 registerAppCommands(program);
 registerEnrolleeCommands(program);
+registerFhirCommands(program);
 
 try {
   await program.parseAsync(process.argv);

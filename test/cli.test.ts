@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { repoRoot } from './helpers/processes.js';
@@ -148,5 +151,38 @@ describe('openenroll enrollees, help and settings', () => {
     assert.match(mode.stderr, /OPENENROLL_MODE/);
     const db = await cli(['migrate'], { DATABASE_URL: 'mysql://x' });
     assert.match(db.stderr, /DATABASE_URL/);
+  });
+});
+
+describe('openenroll fhir import', () => {
+  const patient = {
+    resourceType: 'Patient',
+    id: '-19990000000001',
+    identifier: [{ value: 'x' }],
+    name: [{ family: 'Doe' }],
+    gender: 'unknown',
+    birthDate: '1950',
+  };
+
+  test('loads a file and says what it loaded; a bad file is refused with file:line and exit 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'openenroll-cli-fhir-'));
+    const good = join(dir, 'good.ndjson');
+    writeFileSync(good, `${JSON.stringify(patient)}\n`);
+    const ok = await cli(['fhir', 'import', good]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stdout, /imported 1 file\(s\): 1 Patient, 0 Coverage, 0 ExplanationOfBenefit/);
+    assert.match(ok.stdout, /patients linked to enrollee accounts: 1/);
+
+    const bad = join(dir, 'bad.ndjson');
+    writeFileSync(bad, `${JSON.stringify(patient)}\n${JSON.stringify({ ...patient, gender: 'x' })}\n`);
+    const refused = await cli(['fhir', 'import', bad]);
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.stderr,
+      /bad\.ndjson:2: gender must be one of male, female, other, unknown \(nothing was imported\)/,
+    );
+    const missing = await cli(['fhir', 'import', join(dir, 'nope.ndjson')]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /no such file/);
   });
 });

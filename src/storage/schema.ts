@@ -112,6 +112,16 @@ export interface CountersTable {
   expires_at: number;
 }
 
+export interface FhirResourcesTable {
+  resource_type: string;
+  id: string;
+  patient_id: string;
+  eob_type: string | null;
+  service_date: string | null;
+  last_updated: number;
+  body: string;
+}
+
 export interface Database {
   apps: AppsTable;
   enrollees: EnrolleesTable;
@@ -123,4 +133,5 @@ export interface Database {
   access_tokens: AccessTokensTable;
   refresh_tokens: RefreshTokensTable;
   counters: CountersTable;
+  fhir_resources: FhirResourcesTable;
 }

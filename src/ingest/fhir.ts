@@ -1,0 +1,170 @@
+import { createReadStream } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { InvalidResource, validateResource, type ResourceType } from '../auth/fhir/validate.js';
+import type { EnrolleeStore } from '../auth/store/enrollees.js';
+import type { FhirStore, ImportWriter, StoredResource } from '../auth/store/fhir.js';
+
+/** A rejected import: where (file and line, or Bundle entry) and why. */
+export class FhirImportError extends Error {
+  constructor(
+    readonly file: string,
+    readonly where: string,
+    problem: string,
+  ) {
+    super(`${file}:${where}: ${problem}`);
+  }
+}
+
+export interface FhirImportReport {
+  files: string[];
+  counts: Record<ResourceType, number>;
+  /** Patients whose id is an enrollee account's patient id. */
+  linkedPatients: number;
+  /** Patient ids with no enrollee account (stored, but nobody can authorize access to them yet). */
+  unlinkedPatients: string[];
+}
+
+interface Located {
+  value: unknown;
+  where: string;
+}
+
+/** The files to read: each path, or the `.ndjson` / `.json` files of a directory, in name order. */
+async function expand(paths: string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const path of paths) {
+    if ((await stat(path)).isDirectory()) {
+      const names = (await readdir(path)).filter((n) => /\.(nd)?json$/i.test(n)).sort();
+      files.push(...names.map((n) => join(path, n)));
+    } else {
+      files.push(path);
+    }
+  }
+  return files;
+}
+
+/** FHIR Bulk Data NDJSON: one resource per line, streamed. */
+async function* ndjson(file: string): AsyncGenerator<Located> {
+  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  let number = 0;
+  for await (const line of lines) {
+    number += 1;
+    if (line.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new FhirImportError(file, String(number), 'not valid JSON');
+    }
+    yield { value, where: String(number) };
+  }
+}
+
+/** A `.json` file: one resource, or a Bundle whose entries are resources (read whole: Bundles are bounded). */
+async function* bundle(file: string): AsyncGenerator<Located> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(file, 'utf8'));
+  } catch {
+    throw new FhirImportError(file, '1', 'not valid JSON');
+  }
+  const root = value as { resourceType?: unknown; entry?: unknown };
+  if (root?.resourceType !== 'Bundle') {
+    yield { value, where: '1' };
+    return;
+  }
+  if (!Array.isArray(root.entry)) throw new FhirImportError(file, 'entry', 'a Bundle needs an entry array');
+  for (const [i, entry] of root.entry.entries()) {
+    yield { value: (entry as { resource?: unknown } | null)?.resource, where: `entry[${i}]` };
+  }
+}
+
+function readResources(file: string): AsyncGenerator<Located> {
+  return /\.ndjson$/i.test(file) ? ndjson(file) : bundle(file);
+}
+
+/**
+ * Loads FHIR R4 NDJSON files and Bundles of Patient, Coverage and ExplanationOfBenefit: every resource is
+ * validated (CARIN Blue Button shapes), references must resolve within the import or the database, and the
+ * whole import is one transaction — a bad line is reported as `file:line` and nothing is stored. Re-importing
+ * a resource replaces it in place; `meta.lastUpdated` becomes the import time.
+ */
+export async function importFhir(
+  paths: string[],
+  stores: { fhir: FhirStore; enrollees: EnrolleeStore },
+  now: number,
+  onResource: (count: number) => void = () => {},
+): Promise<FhirImportReport> {
+  const files = await expand(paths);
+  const counts: Record<ResourceType, number> = { Patient: 0, Coverage: 0, ExplanationOfBenefit: 0 };
+  const patients = new Set<string>();
+  const lastUpdated = new Date(now).toISOString();
+  await stores.fhir.importAll(async (writer) => {
+    const references = new Map<string, { file: string; where: string }>();
+    let batch: StoredResource[] = [];
+    let total = 0;
+    for (const file of files) {
+      for await (const { value, where } of readResources(file)) {
+        let facts;
+        try {
+          facts = validateResource(value);
+        } catch (error) {
+          if (error instanceof InvalidResource) throw new FhirImportError(file, where, error.message);
+          throw error;
+        }
+        const resource = value as { meta?: Record<string, unknown> };
+        resource.meta = { ...resource.meta, lastUpdated };
+        batch.push({ ...facts, lastUpdated: now, body: JSON.stringify(resource) });
+        for (const ref of facts.references) {
+          const key = `${ref.resourceType}/${ref.id}`;
+          if (!references.has(key)) references.set(key, { file, where });
+        }
+        if (facts.resourceType === 'Patient') patients.add(facts.id);
+        counts[facts.resourceType] += 1;
+        total += 1;
+        if (batch.length >= 500) {
+          await writer.upsert(batch);
+          batch = [];
+          onResource(total);
+        }
+      }
+    }
+    await writer.upsert(batch);
+    onResource(total);
+    await checkReferences(writer, references);
+  });
+  let linked = 0;
+  const unlinked: string[] = [];
+  for (const id of patients) {
+    if (await stores.enrollees.findEnrolleeByPatientId(id)) linked += 1;
+    else unlinked.push(id);
+  }
+  return { files, counts, linkedPatients: linked, unlinkedPatients: unlinked };
+}
+
+async function checkReferences(
+  writer: ImportWriter,
+  references: Map<string, { file: string; where: string }>,
+) {
+  const byType = new Map<string, string[]>();
+  for (const key of references.keys()) {
+    const [type, id] = key.split('/') as [string, string];
+    const ids = byType.get(type) ?? [];
+    ids.push(id);
+    byType.set(type, ids);
+  }
+  for (const [type, ids] of byType) {
+    const found = await writer.existing(type, ids);
+    const missing = ids.find((id) => !found.has(id));
+    if (missing !== undefined) {
+      const at = references.get(`${type}/${missing}`)!;
+      throw new FhirImportError(
+        at.file,
+        at.where,
+        `refers to ${type}/${missing}, which is neither in this import nor stored`,
+      );
+    }
+  }
+}
