@@ -13,6 +13,8 @@ import { createEnrolleeStore } from './auth/store/enrollees.js';
 import { createSessionStore } from './auth/store/sessions.js';
 import { createTokenStore } from './auth/store/tokens.js';
 import { ensureSandboxEnrollees } from './auth/sandbox/enrollees.js';
+import { createFhirStore } from './auth/store/fhir.js';
+import { ensureSandboxClaims } from './ingest/sandbox-claims.js';
 
 /** Everything a running service holds open, so it can be closed in one call. */
 export interface Service {
@@ -77,6 +79,8 @@ export async function buildService(
   const deps = authDeps(config, storage, logger, redis, options.now);
   if (config.mode === 'sandbox') {
     await ensureSandboxEnrollees(deps.enrollees, config.sandboxEnrollees, deps.now());
+    const fhir = createFhirStore(storage.db);
+    await ensureSandboxClaims({ fhir, enrollees: deps.enrollees }, config.sandboxEnrollees, deps.now());
   }
   const app = await createHttpServer({
     logger,

@@ -181,6 +181,14 @@ describe('openenroll fhir import', () => {
       refused.stderr,
       /bad\.ndjson:2: gender must be one of male, female, other, unknown \(nothing was imported\)/,
     );
+    const generated = join(dir, 'sample.ndjson');
+    const wrote = await cli(['fhir', 'generate', '--enrollees', '2', '--seed', '7', '--out', generated]);
+    assert.equal(wrote.code, 0, wrote.stderr);
+    assert.match(wrote.stdout, /^wrote \d+ synthetic resources for 2 enrollees/);
+    const loaded = await cli(['fhir', 'import', generated]);
+    assert.equal(loaded.code, 0, loaded.stderr);
+    assert.match(loaded.stdout, /2 Patient/);
+
     const missing = await cli(['fhir', 'import', join(dir, 'nope.ndjson')]);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /no such file/);

@@ -1,11 +1,36 @@
 import type { Command } from 'commander';
+import { ensureSandboxEnrollees } from '../auth/sandbox/enrollees.js';
 import { createEnrolleeStore } from '../auth/store/enrollees.js';
 import { createFhirStore } from '../auth/store/fhir.js';
 import { FhirImportError, importFhir } from '../ingest/fhir.js';
+import { SANDBOX_SEED, writeSyntheticNdjson } from '../ingest/sandbox-claims.js';
 import { CommandError, withStorage } from './context.js';
 
 export function registerFhirCommands(program: Command): void {
   const fhir = program.command('fhir').description("enrollees' claims data as FHIR R4");
+
+  fhir
+    .command('generate')
+    .description(
+      'write deterministic SYNTHETIC sample data (Patient, Coverage, ExplanationOfBenefit of the sandbox ' +
+        'enrollees BBUser00000…) as NDJSON, tagged as synthetic; load it with "fhir import"',
+    )
+    .option('--enrollees <n>', 'how many sandbox enrollees, from BBUser00000', '100')
+    .option('--seed <s>', 'generator seed: the same seed gives the same data', String(SANDBOX_SEED))
+    .requiredOption('--out <file>', 'NDJSON file to write')
+    .action(async (opts: { enrollees: string; seed: string; out: string }) => {
+      const enrollees = Number(opts.enrollees);
+      const seed = Number(opts.seed);
+      if (!Number.isInteger(enrollees) || enrollees < 1 || enrollees > 100000) {
+        throw new CommandError(
+          `--enrollees must be a whole number from 1 to 100000, got "${opts.enrollees}"`,
+        );
+      }
+      if (!Number.isInteger(seed))
+        throw new CommandError(`--seed must be a whole number, got "${opts.seed}"`);
+      const count = await writeSyntheticNdjson(opts.out, enrollees, seed);
+      console.log(`wrote ${count} synthetic resources for ${enrollees} enrollees to ${opts.out}`);
+    });
 
   fhir
     .command('import <paths...>')
@@ -15,14 +40,18 @@ export function registerFhirCommands(program: Command): void {
     )
     .option('--json', 'print the summary as JSON')
     .action(async (paths: string[], opts: { json?: boolean }) => {
-      await withStorage(async (storage) => {
+      await withStorage(async (storage, config) => {
+        const enrollees = createEnrolleeStore(storage.db);
+        // Sandbox: the accounts the sample Patients belong to exist before the import links to them.
+        if (config.mode === 'sandbox')
+          await ensureSandboxEnrollees(enrollees, config.sandboxEnrollees, Date.now());
         const progress = process.stderr.isTTY
           ? (n: number) => process.stderr.write(`\rimported ${n} resources…`)
           : () => {};
         try {
           const report = await importFhir(
             paths,
-            { fhir: createFhirStore(storage.db), enrollees: createEnrolleeStore(storage.db) },
+            { fhir: createFhirStore(storage.db), enrollees },
             Date.now(),
             progress,
           );
@@ -35,7 +64,9 @@ export function registerFhirCommands(program: Command): void {
           );
           console.log(`patients linked to enrollee accounts: ${report.linkedPatients}`);
           if (report.unlinkedPatients.length > 0) {
-            console.log(`patients with no enrollee account: ${report.unlinkedPatients.join(', ')}`);
+            const shown = report.unlinkedPatients.slice(0, 10).join(', ');
+            const more = report.unlinkedPatients.length - 10;
+            console.log(`patients with no enrollee account: ${shown}${more > 0 ? ` and ${more} more` : ''}`);
           }
         } catch (error) {
           if (error instanceof FhirImportError)

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startService, type RunningService } from '../helpers/service.js';
+import { createFhirStore } from '../../src/auth/store/fhir.js';
+
+let running: RunningService;
+before(async () => {
+  running = await startService({ SANDBOX_ENROLLEES: '3' });
+});
+after(() => running.close());
+
+test('a sandbox start loads synthetic claims for every sandbox enrollee through the import path', async () => {
+  const fhir = createFhirStore(running.service.storage.db);
+  assert.equal(await fhir.countResources('Patient'), 3);
+  assert.ok((await fhir.countResources('Coverage')) >= 9);
+  assert.ok((await fhir.countResources('ExplanationOfBenefit')) >= 60);
+  for (const enrollee of await running.service.deps.enrollees.listEnrollees()) {
+    const patient = await fhir.findResource('Patient', enrollee.patientId);
+    assert.ok(patient, `${enrollee.username} has a Patient`);
+    const body = JSON.parse(patient.body) as { meta: { tag: { code: string }[]; lastUpdated: string } };
+    assert.ok(
+      body.meta.tag.some((t) => t.code === 'synthetic'),
+      'labelled as synthetic sample data',
+    );
+    assert.ok(body.meta.lastUpdated, 'the import stamped meta.lastUpdated');
+  }
+});
+
+test('a second start over the same database does not load them again', async () => {
+  const fhir = createFhirStore(running.service.storage.db);
+  const before = await fhir.countResources();
+  const { ensureSandboxClaims } = await import('../../src/ingest/sandbox-claims.js');
+  assert.equal(
+    await ensureSandboxClaims({ fhir, enrollees: running.service.deps.enrollees }, 3, Date.now()),
+    undefined,
+  );
+  assert.equal(await fhir.countResources(), before);
+});
