@@ -48,6 +48,7 @@ export function authDeps(
     enrollees: createEnrolleeStore(storage.db),
     sessions: createSessionStore(storage.db),
     tokens: createTokenStore(storage.db, storage.dialect),
+    fhir: createFhirStore(storage.db),
     counters: counters(storage, redis, config.redisKeyPrefix),
     audit: (event, fields) => auditLog.info({ event, ...fields }, event),
     now,
@@ -79,8 +80,7 @@ export async function buildService(
   const deps = authDeps(config, storage, logger, redis, options.now);
   if (config.mode === 'sandbox') {
     await ensureSandboxEnrollees(deps.enrollees, config.sandboxEnrollees, deps.now());
-    const fhir = createFhirStore(storage.db);
-    await ensureSandboxClaims({ fhir, enrollees: deps.enrollees }, config.sandboxEnrollees, deps.now());
+    await ensureSandboxClaims(deps, config.sandboxEnrollees, deps.now());
   }
   const app = await createHttpServer({
     logger,

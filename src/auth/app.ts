@@ -4,6 +4,7 @@ import { registerAuthorizeRoutes } from './routes/authorize.js';
 import { registerConsentRoutes } from './routes/consent.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerExpireRoute } from './routes/expire.js';
+import { registerFhirRoutes } from './routes/fhir.js';
 import { registerLoginRoutes } from './routes/login.js';
 import { registerRevokeRoutes } from './routes/revoke.js';
 import { registerStaticRoutes } from './routes/static.js';
@@ -21,4 +22,5 @@ export function registerAuthService(app: App, deps: AuthDeps): void {
   registerRevokeRoutes(app, deps);
   if (deps.settings.sandbox) registerExpireRoute(app, deps);
   registerUserinfoRoute(app, deps);
+  registerFhirRoutes(app, deps);
 }

@@ -1,6 +1,7 @@
 import type { Counters } from '../../shared/counters.js';
 import type { AppStore } from '../store/apps.js';
 import type { EnrolleeStore } from '../store/enrollees.js';
+import type { FhirStore } from '../store/fhir.js';
 import type { SessionStore } from '../store/sessions.js';
 import type { TokenStore } from '../store/tokens.js';
 
@@ -13,6 +14,7 @@ export interface AuthDeps {
   enrollees: EnrolleeStore;
   sessions: SessionStore;
   tokens: TokenStore;
+  fhir: FhirStore;
   counters: Counters;
   audit: Audit;
   /** Epoch milliseconds; tests move time by passing their own clock. */

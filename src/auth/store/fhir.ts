@@ -76,6 +76,10 @@ export function createFhirStore(db: Kysely<Database>) {
       return Number((await query.executeTakeFirstOrThrow()).n);
     },
 
+    search(q: ResourceQuery) {
+      return searchResources(db, q);
+    },
+
     async findResource(resourceType: string, id: string): Promise<StoredResource | undefined> {
       const row = await db
         .selectFrom('fhir_resources')
@@ -98,3 +102,39 @@ export function createFhirStore(db: Kysely<Database>) {
 }
 
 export type FhirStore = ReturnType<typeof createFhirStore>;
+
+/** Conditions of a search; all of them apply. */
+export interface ResourceQuery {
+  resourceType: string;
+  patientId: string;
+  /** Epoch-millisecond bounds on the last update, e.g. `{ op: 'ge', value }`. */
+  lastUpdated: { op: ComparisonOp; value: number }[];
+  eobTypes?: string[];
+  /** `YYYY-MM-DD` bounds on the service date. */
+  serviceDate: { op: ComparisonOp; value: string }[];
+  offset: number;
+  limit: number;
+}
+
+export type ComparisonOp = 'lt' | 'le' | 'gt' | 'ge';
+
+const SQL_OP = { lt: '<', le: '<=', gt: '>', ge: '>=' } as const;
+
+/** A page of matching resources (raw JSON bodies, in id order) and how many match in all. */
+async function searchResources(
+  db: Kysely<Database>,
+  q: ResourceQuery,
+): Promise<{ total: number; bodies: { id: string; body: string }[] }> {
+  let where = db
+    .selectFrom('fhir_resources')
+    .where('resource_type', '=', q.resourceType)
+    .where('patient_id', '=', q.patientId);
+  for (const { op, value } of q.lastUpdated) where = where.where('last_updated', SQL_OP[op], value);
+  for (const { op, value } of q.serviceDate) where = where.where('service_date', SQL_OP[op], value);
+  if (q.eobTypes && q.eobTypes.length > 0) where = where.where('eob_type', 'in', q.eobTypes);
+  const counted = await where.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const total = Number(counted.n);
+  if (q.limit === 0 || q.offset >= total) return { total, bodies: [] };
+  const bodies = await where.select(['id', 'body']).orderBy('id').limit(q.limit).offset(q.offset).execute();
+  return { total, bodies };
+}
