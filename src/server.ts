@@ -14,6 +14,7 @@ import { createSessionStore } from './auth/store/sessions.js';
 import { createTokenStore } from './auth/store/tokens.js';
 import { ensureSandboxEnrollees } from './auth/sandbox/enrollees.js';
 import { createFhirStore } from './auth/store/fhir.js';
+import { createConnectedAppStore } from './auth/store/connected-apps.js';
 import { ensureSandboxClaims } from './ingest/sandbox-claims.js';
 
 /** Everything a running service holds open, so it can be closed in one call. */
@@ -49,6 +50,7 @@ export function authDeps(
     sessions: createSessionStore(storage.db),
     tokens: createTokenStore(storage.db, storage.dialect),
     fhir: createFhirStore(storage.db),
+    connectedApps: createConnectedAppStore(storage.db),
     counters: counters(storage, redis, config.redisKeyPrefix),
     audit: (event, fields) => auditLog.info({ event, ...fields }, event),
     now,

@@ -1,10 +1,12 @@
 import type { App } from '../shared/http.js';
 import type { AuthDeps } from './oauth/deps.js';
 import { registerAuthorizeRoutes } from './routes/authorize.js';
+import { registerConnectedAppsRoutes } from './routes/connected-apps.js';
 import { registerConsentRoutes } from './routes/consent.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerExpireRoute } from './routes/expire.js';
 import { registerFhirRoutes } from './routes/fhir.js';
+import { registerTokenManagementRoutes } from './routes/token-management.js';
 import { registerLoginRoutes } from './routes/login.js';
 import { registerRevokeRoutes } from './routes/revoke.js';
 import { registerStaticRoutes } from './routes/static.js';
@@ -18,9 +20,11 @@ export function registerAuthService(app: App, deps: AuthDeps): void {
   registerAuthorizeRoutes(app, deps);
   registerLoginRoutes(app, deps);
   registerConsentRoutes(app, deps);
+  registerConnectedAppsRoutes(app, deps);
   registerTokenRoute(app, deps);
   registerRevokeRoutes(app, deps);
   if (deps.settings.sandbox) registerExpireRoute(app, deps);
   registerUserinfoRoute(app, deps);
   registerFhirRoutes(app, deps);
+  registerTokenManagementRoutes(app, deps);
 }

@@ -51,6 +51,10 @@ export function registerAppCommands(program: Command): void {
     .requiredOption('--demographic <yes|no>', 'whether the app collects enrollee personal information')
     .option('--policy-uri <url>', 'privacy policy link shown on the consent page')
     .option('--tos-uri <url>', 'terms link shown on the consent page')
+    .option(
+      '--token-management',
+      "the plan's own member portal: may list and revoke enrollees' connected apps",
+    )
     .option('--json', 'print {"client_id","client_secret"} as JSON')
     .action(async (opts) => {
       if (!DATA_ACCESS_TYPES.includes(opts.access)) {
@@ -72,6 +76,7 @@ export function registerAppCommands(program: Command): void {
               requireDemographicScopes: opts.demographic === 'yes',
               policyUri: opts.policyUri,
               tosUri: opts.tosUri,
+              tokenManagement: Boolean(opts.tokenManagement),
             },
             Date.now(),
           );

@@ -1,5 +1,6 @@
 import type { Counters } from '../../shared/counters.js';
 import type { AppStore } from '../store/apps.js';
+import type { ConnectedAppStore } from '../store/connected-apps.js';
 import type { EnrolleeStore } from '../store/enrollees.js';
 import type { FhirStore } from '../store/fhir.js';
 import type { SessionStore } from '../store/sessions.js';
@@ -15,6 +16,7 @@ export interface AuthDeps {
   sessions: SessionStore;
   tokens: TokenStore;
   fhir: FhirStore;
+  connectedApps: ConnectedAppStore;
   counters: Counters;
   audit: Audit;
   /** Epoch milliseconds; tests move time by passing their own clock. */

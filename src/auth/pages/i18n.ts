@@ -38,6 +38,19 @@ const en = {
   formTampered: 'The form could not be verified. Return to the app and start again.',
   notFound: 'Not found.',
   loggedIn: 'You are logged in. Return to the app to continue.',
+  connectedAppsTitle: 'Your connected apps',
+  connectedAppsIntro:
+    'These apps can read your health plan claims data. Revoke an app to stop sharing at once.',
+  noConnectedApps: 'No app has access to your data.',
+  appColumn: 'App',
+  accessColumn: 'Access',
+  expiresColumn: 'Access ends',
+  revoke: 'Revoke',
+  never: 'No end date',
+  durationThirteenMonths: '13 months',
+  durationHours: '{hours} hours',
+  durationResearch: 'Research',
+  revoked: 'Access for {app} was revoked.',
 };
 
 type Catalogue = typeof en;
@@ -81,6 +94,19 @@ const es: Catalogue = {
   formTampered: 'No se pudo verificar el formulario. Regrese a la aplicación y comience de nuevo.',
   notFound: 'No encontrado.',
   loggedIn: 'Ha iniciado sesión. Regrese a la aplicación para continuar.',
+  connectedAppsTitle: 'Sus aplicaciones conectadas',
+  connectedAppsIntro:
+    'Estas aplicaciones pueden leer los datos de reclamos de su plan de salud. Revoque una aplicación para dejar de compartir de inmediato.',
+  noConnectedApps: 'Ninguna aplicación tiene acceso a sus datos.',
+  appColumn: 'Aplicación',
+  accessColumn: 'Acceso',
+  expiresColumn: 'El acceso termina',
+  revoke: 'Revocar',
+  never: 'Sin fecha de fin',
+  durationThirteenMonths: '13 meses',
+  durationHours: '{hours} horas',
+  durationResearch: 'Investigación',
+  revoked: 'Se revocó el acceso de {app}.',
 };
 
 const catalogues: Record<Language, Catalogue> = { en, es };

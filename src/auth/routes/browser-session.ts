@@ -37,11 +37,12 @@ export function cookieOptions(deps: AuthDeps, maxAgeSeconds: number) {
 }
 
 /**
- * CSRF token of a consent form: derived from the session secret and the approval, so it needs no storage
- * and cannot be produced without the enrollee's session cookie (OWASP synchronizer-token pattern).
+ * CSRF token of a form shown to a logged-in enrollee (consent, connected apps): derived from the session
+ * secret and the form's purpose, so it needs no storage and cannot be produced without the session cookie
+ * (OWASP synchronizer-token pattern).
  */
-export function consentCsrf(sessionToken: string, approvalId: string): string {
-  return createHash('sha256').update(`consent:${sessionToken}:${approvalId}`).digest('base64url');
+export function sessionCsrf(sessionToken: string, purpose: string): string {
+  return createHash('sha256').update(`${purpose}:${sessionToken}`).digest('base64url');
 }
 
 export function csrfMatches(expected: string, given: string | undefined): boolean {

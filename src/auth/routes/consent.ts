@@ -12,7 +12,7 @@ import type { Language } from '../oauth/language.js';
 import { formatDate, translator } from '../pages/i18n.js';
 import { renderPage } from '../pages/render.js';
 import {
-  consentCsrf,
+  sessionCsrf,
   csrfMatches,
   currentEnrollee,
   pageLanguage,
@@ -57,7 +57,7 @@ async function showConsent(deps: AuthDeps, request: FastifyRequest, reply: Fasti
     switchUrl: switchLanguageUrl(request, lang),
     appName: app.name,
     action: `/v2/o/authorize/${approval.id}/?lang=${lang}`,
-    csrf: consentCsrf(sessionToken, approval.id),
+    csrf: sessionCsrf(sessionToken, `consent:${approval.id}`),
     askPersonal: app.requireDemographicScopes,
     duration: durationSentence(deps, app, lang),
     policyUri: app.policyUri,
@@ -71,7 +71,7 @@ async function submitConsent(deps: AuthDeps, request: FastifyRequest, reply: Fas
   const form = formBody(request, (status, m) => pageError(status, 'invalid_request', m), [
     'share_demographic_scopes',
   ]);
-  if (!csrfMatches(consentCsrf(sessionToken, approval.id), form.csrf)) {
+  if (!csrfMatches(sessionCsrf(sessionToken, `consent:${approval.id}`), form.csrf)) {
     throw pageError(403, 'invalid_request', 'formTampered', pageLanguage(request, approval.request.lang));
   }
   // One decision per approval, even when two instances receive a double-submitted form.

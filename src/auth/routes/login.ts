@@ -17,10 +17,11 @@ import {
   switchLanguageUrl,
 } from './browser-session.js';
 
-/** Only our own authorize URL may follow a login: no open redirect. */
+/** Only our own authorize and connected-apps pages may follow a login: no open redirect. */
 function safeNext(next: string | undefined): string | undefined {
   // Printable ASCII but the backslash: anything else cannot go into a Location header as it is.
-  if (!next || !/^\/v2\/o\/authorize[\x21-\x5b\x5d-\x7e]*$/.test(next)) return undefined;
+  if (!next || !/^\/v2\/(o\/authorize|accounts\/connected-apps)[\x21-\x5b\x5d-\x7e]*$/.test(next))
+    return undefined;
   return next;
 }
 
