@@ -1,11 +1,12 @@
 /**
- * The two autocannon loads on POST /v2/o/token/.
+ * The autocannon loads: refresh grants and code exchanges on POST /v2/o/token/, GETs of FHIR resources.
  *
  * autocannon resets a connection's `context` every time it wraps around its `requests` array — with a single
  * request that is before every request — so the per-connection state (current refresh token, code pool)
  * lives in closures: `setupClient` gives each connection its own `requests` array bound to its own state.
  */
 import autocannon, { type Client, type Options, type RequestSpec, type Result } from 'autocannon';
+import type { GetTarget } from './eob.js';
 import type { IssuedCode, TokenFamily } from './prepare.js';
 import { basicAuthorization } from './prepare.js';
 import type { RegisteredApp } from './server.js';
@@ -166,6 +167,53 @@ export async function codeLoad(base: string, connections: CodeConnection[]): Pro
     pipelining: 1,
     requests: [{ method: 'POST', path: TOKEN_PATH }],
     setupClient: perConnection(connections, request),
+  });
+  return {
+    result,
+    failures: recorder.failures,
+    samples: recorder.samples,
+    malformed,
+    latencies,
+    perSecond,
+    activeSeconds,
+  };
+}
+
+/**
+ * Bearer GETs for `durationSeconds`: the connections share one cursor over `targets`, so together they cycle
+ * through all of them in order; every 200 body goes through its target's check.
+ */
+export async function getLoad(
+  base: string,
+  authorization: string,
+  targets: GetTarget[],
+  connections: number,
+  durationSeconds: number,
+): Promise<LoadResult> {
+  const recorder = failureRecorder();
+  let malformed = 0;
+  let next = 0;
+  const request = (): RequestSpec => {
+    // Pipelining 1: a connection's response always belongs to its last request.
+    let current = targets[0]!;
+    return {
+      setupRequest: (req) => {
+        current = targets[next++ % targets.length]!;
+        return { ...req, method: 'GET', path: current.path, headers: { authorization } };
+      },
+      onResponse: (status, body) => {
+        if (status !== 200) return recorder.record(status, body);
+        if (!current.check(body)) malformed += 1;
+      },
+    };
+  };
+  const { result, latencies, perSecond, activeSeconds } = await run({
+    url: base,
+    connections,
+    duration: durationSeconds,
+    pipelining: 1,
+    requests: [{ method: 'GET', path: targets[0]!.path }],
+    setupClient: (client) => client.setRequests([request()]),
   });
   return {
     result,

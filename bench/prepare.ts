@@ -48,29 +48,47 @@ async function authorizeOnce(
   return { code: result.code, pkce: result.pkce };
 }
 
+/** Consent for `app` as enrollee `n` in `browser`, then the code exchange; returns the token response. */
+async function consentAndExchange(
+  base: string,
+  app: RegisteredApp,
+  browser: Browser,
+  n = 0,
+): Promise<{ access_token?: string; refresh_token?: string }> {
+  const { code, pkce } = await authorizeOnce(base, app, browser, n);
+  const exchanged = await postForm(
+    `${base}/v2/o/token/`,
+    {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: app.redirectUri,
+      code_verifier: pkce.verifier,
+    },
+    { id: app.clientId, secret: app.clientSecret },
+  );
+  const body = exchanged.body as { access_token?: string; refresh_token?: string };
+  if (exchanged.status !== 200 || !body.access_token) {
+    throw new Error(`code exchange answered ${exchanged.status}: ${exchanged.text}`);
+  }
+  return body;
+}
+
 /** One live token family per app, each obtained by consent and a code exchange (one logged-in browser). */
 export async function prepareFamilies(base: string, apps: RegisteredApp[]): Promise<TokenFamily[]> {
   const browser = new Browser(base);
   const families: TokenFamily[] = [];
   for (const app of apps) {
-    const { code, pkce } = await authorizeOnce(base, app, browser);
-    const exchanged = await postForm(
-      `${base}/v2/o/token/`,
-      {
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: app.redirectUri,
-        code_verifier: pkce.verifier,
-      },
-      { id: app.clientId, secret: app.clientSecret },
-    );
-    const body = exchanged.body as { refresh_token?: string };
-    if (exchanged.status !== 200 || !body.refresh_token) {
-      throw new Error(`code exchange answered ${exchanged.status}: ${exchanged.text}`);
-    }
+    const body = await consentAndExchange(base, app, browser);
+    if (!body.refresh_token) throw new Error('the code exchange returned no refresh token');
     families.push({ app, authorization: basicAuthorization(app), refreshToken: body.refresh_token });
   }
   return families;
+}
+
+/** `Bearer …` for enrollee `n` and `app`, obtained through login, consent and a code exchange. */
+export async function prepareBearer(base: string, app: RegisteredApp, n = 0): Promise<string> {
+  const body = await consentAndExchange(base, app, new Browser(base), n);
+  return `Bearer ${body.access_token!}`;
 }
 
 export interface CodePools {

@@ -1,35 +1,42 @@
 /**
- * Token endpoint benchmarks: refresh-token grants and authorization-code exchanges against a real server
- * process over a fresh SQLite or PostgreSQL database. `npm run bench -- --help` for the options.
+ * Token endpoint benchmarks (refresh-token grants, authorization-code exchanges) and FHIR ones (EOB search
+ * and read) against a real server process over a fresh SQLite or PostgreSQL database.
+ * `npm run bench -- --help` for the options.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
-import { availableParallelism, cpus } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { codeLoad, refreshLoad, type LoadResult } from './load.js';
-import { CodeIssuer, prepareFamilies } from './prepare.js';
+import { EOB_COUNT, EOB_ENROLLEE, eobData, readTargets, searchTargets, writeEobNdjson } from './eob.js';
+import { codeLoad, getLoad, refreshLoad, type LoadResult } from './load.js';
+import { CodeIssuer, prepareBearer, prepareFamilies } from './prepare.js';
 import { formatSummary, summariseProfile } from './profile.js';
 import { formatTable, updateResultsFile, type BenchmarkName, type Row } from './results.js';
-import { createDatabase, registerApps, startServer, type DatabaseKind } from './server.js';
+import { createDatabase, importFhirFile, registerApps, startServer, type DatabaseKind } from './server.js';
 
 const HELP = `Usage: npm run bench -- [options]
        node --import tsx bench/run.ts [options]
 
 Starts \`openenroll serve\` on a free loopback port over a fresh database, registers apps with the CLI,
-obtains tokens through the real login and consent pages, then loads POST /v2/o/token/ with autocannon.
+obtains tokens through the real login and consent pages, then loads POST /v2/o/token/ (refresh, code) or
+GET /v2/fhir/ExplanationOfBenefit/ (eob: 1,000 EOBs of one enrollee, imported with \`openenroll fhir
+import\` before the server starts; pages of 10 by startIndex, then reads by id) with autocannon.
 
 Options:
   --db <sqlite|postgres|both>   database(s) to run on (default: sqlite)
   --duration <s>                seconds of load per benchmark (default: 10); the code exchange runs in
                                 rounds (issue a pool, exchange it) until its load time reaches this
   --connections <n>             autocannon connections, one token family / app each (default: 10)
-  --bench <refresh|code|both>   which benchmark(s) to run (default: both)
+  --bench <refresh|code|eob|both|all>
+                                which benchmark(s) to run: both = refresh and code, all = the three
+                                (default: both)
   --codes <n>                   most codes per round (default: 8000); codes live 60 s, so a round also
                                 stops issuing after --issue-budget seconds
   --issue-budget <s>            longest time spent issuing one round's codes (default: 30)
-  --warmup <s>                  refresh load on throw-away token families before the measured run, to
-                                warm the server's JIT (default: 2)
+  --warmup <s>                  load before the measured runs, to warm the server's JIT: refresh grants
+                                on throw-away token families; for eob, half of it searches and half
+                                reads (default: 2)
   --pg-url <url>                PostgreSQL server; a schema is created in it and dropped afterwards
                                 (default: $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/test)
   --cpu-prof <dir>              run the server under node --cpu-prof, write the profile under <dir> and
@@ -51,7 +58,7 @@ interface Options {
   databases: DatabaseKind[];
   duration: number;
   connections: number;
-  benchmarks: BenchmarkName[];
+  benchmarks: ('refresh' | 'code' | 'eob')[];
   codes: number;
   issueBudget: number;
   warmup: number;
@@ -110,7 +117,7 @@ function parseOptions(argv: string[]): Options | 'help' {
   });
   if (values.help) return 'help';
   const db = choice('db', values.db, ['sqlite', 'postgres', 'both'] as const, 'sqlite');
-  const bench = choice('bench', values.bench, ['refresh', 'code', 'both'] as const, 'both');
+  const bench = choice('bench', values.bench, ['refresh', 'code', 'eob', 'both', 'all'] as const, 'both');
   const duration = positive('duration', values.duration, 10);
   const connections = positive('connections', values.connections, 10);
   if (!Number.isInteger(connections)) throw new UsageError('--connections must be a whole number');
@@ -120,7 +127,8 @@ function parseOptions(argv: string[]): Options | 'help' {
   if (issueBudget > 50) throw new UsageError('--issue-budget must leave time to use codes that live 60 s');
   return {
     databases: db === 'both' ? ['sqlite', 'postgres'] : [db],
-    benchmarks: bench === 'both' ? ['refresh', 'code'] : [bench],
+    benchmarks:
+      bench === 'both' ? ['refresh', 'code'] : bench === 'all' ? ['refresh', 'code', 'eob'] : [bench],
     duration,
     connections,
     codes,
@@ -261,13 +269,33 @@ async function runOn(kind: DatabaseKind, options: Options, argv: string[], clean
     profileDir = join(options.cpuProfDir, `${kind}-${Date.now()}`);
     mkdirSync(profileDir, { recursive: true });
   }
+  // The code benchmark issues each round's codes from distinct (app, enrollee) pairs.
+  const sandboxEnrollees = options.benchmarks.includes('code')
+    ? Math.max(2, Math.ceil(options.codes / options.connections))
+    : 2;
+  let eobIds: string[] = [];
+  if (options.benchmarks.includes('eob')) {
+    // Imported before the server starts, so its sandbox start finds claims data and loads none of its own.
+    const dir = mkdtempSync(join(tmpdir(), 'openenroll-bench-eob-'));
+    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'eob.ndjson');
+    const data = eobData();
+    writeEobNdjson(file, data);
+    eobIds = data.ids;
+    const started = Date.now();
+    const report = await importFhirFile(database, file, sandboxEnrollees);
+    log(
+      `eob: imported ${JSON.stringify(report.counts)} for sandbox enrollee ${EOB_ENROLLEE} ` +
+        `(${report.linkedPatients} patient linked) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+    if (report.counts.ExplanationOfBenefit !== EOB_COUNT || report.linkedPatients !== 1) {
+      throw new Error(`eob: the import did not load ${EOB_COUNT} EOBs of one linked patient`);
+    }
+  }
   log(`${database.label}: starting the server`);
   const server = await startServer({
     database,
-    // The code benchmark issues each round's codes from distinct (app, enrollee) pairs.
-    sandboxEnrollees: options.benchmarks.includes('code')
-      ? Math.max(2, Math.ceil(options.codes / options.connections))
-      : 2,
+    sandboxEnrollees,
     cpuProfileDir: profileDir,
     nodeArgs: options.serverNodeArgs,
   });
@@ -350,6 +378,38 @@ async function runOn(kind: DatabaseKind, options: Options, argv: string[], clean
     );
   }
 
+  if (options.benchmarks.includes('eob')) {
+    const [app] = await registerApps(database, 'Bench eob', 1);
+    const bearer = await prepareBearer(server.url, app!, EOB_ENROLLEE);
+    const searches = searchTargets(eobIds);
+    const reads = readTargets(eobIds);
+    if (options.warmup > 0) {
+      const half = options.warmup / 2;
+      reportLoad('eob search warm-up', await getLoad(server.url, bearer, searches, C, half), options);
+      reportLoad('eob read warm-up', await getLoad(server.url, bearer, reads, C, half), options);
+    }
+    const runs = [
+      ['eob-search', searches, `startIndex 0…${eobIds.length - 10} cycled`],
+      ['eob-read', reads, `${eobIds.length} ids cycled`],
+    ] as const;
+    for (const [name, targets, what] of runs) {
+      log(`${name}: ${EOB_COUNT} EOBs of 1 enrollee, ${what}; ${C} connections for ${options.duration} s`);
+      const load = await getLoad(server.url, bearer, targets, C, options.duration);
+      reportLoad(name, load, options);
+      rows.push(
+        toRow(
+          name,
+          database.label,
+          options,
+          argv,
+          measure([load]),
+          load.result.requests.average,
+          `${EOB_COUNT} EOBs, 1 enrollee; ${what}; warm-up ${options.warmup} s (half search, half read)`,
+        ),
+      );
+    }
+  }
+
   await closeServer();
   if (options.verbose && server.output().trim()) {
     console.log(`server output (last 20 kB):\n${server.output().trimEnd()}`);
@@ -400,6 +460,14 @@ async function main(): Promise<number> {
   if (refreshSqlite) {
     const verdict = refreshSqlite.rps >= 2000 ? 'meets' : 'is BELOW';
     console.log(`\nSQLite refresh grants: ${refreshSqlite.rps.toFixed(0)}/s ${verdict} the 2,000/s target`);
+  }
+  const searchSqlite = rows.find((r) => r.benchmark === 'eob-search' && r.database.startsWith('SQLite'));
+  if (searchSqlite) {
+    const verdict = searchSqlite.p50 < 5 ? 'meets' : 'is ABOVE';
+    console.log(
+      `SQLite EOB pages of 10: median ${searchSqlite.p50.toFixed(1)} ms with ${searchSqlite.connections} ` +
+        `connections ${verdict} the 5 ms target`,
+    );
   }
   if (options.write && rows.length) {
     updateResultsFile(RESULTS_FILE, rows);

@@ -242,3 +242,30 @@ export async function registerApps(
   await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));
   return apps;
 }
+
+/**
+ * `openenroll fhir import <file> --json` against the database, as an operator would load claims data (its
+ * own process; in sandbox mode it creates the sandbox accounts the Patients link to). Returns its summary.
+ */
+export function importFhirFile(
+  database: BenchDatabase,
+  file: string,
+  sandboxEnrollees: number,
+): Promise<{ counts: Record<string, number>; linkedPatients: number }> {
+  const env = serverEnv(database, 0, { SANDBOX_ENROLLEES: String(sandboxEnrollees) });
+  return new Promise((resolveImport, reject) => {
+    execFile(
+      process.execPath,
+      [CLI, 'fhir', 'import', file, '--json'],
+      { cwd: ROOT, env, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`fhir import failed: ${error.message}\n${stderr}`));
+        try {
+          resolveImport(JSON.parse(stdout.trim().split('\n').pop()!));
+        } catch {
+          reject(new Error(`fhir import printed no JSON: ${stdout}\n${stderr}`));
+        }
+      },
+    );
+  });
+}

@@ -3,6 +3,7 @@ import * as auth from './0001-auth.js';
 import * as liveTokenIndexes from './0002-live-token-indexes.js';
 import * as codeRedirectGiven from './0003-code-redirect-given.js';
 import * as fhirResources from './0004-fhir-resources.js';
+import * as fhirPageIndex from './0005-fhir-page-index.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-live-token-indexes': liveTokenIndexes,
   '0003-code-redirect-given': codeRedirectGiven,
   '0004-fhir-resources': fhirResources,
+  '0005-fhir-page-index': fhirPageIndex,
 };
