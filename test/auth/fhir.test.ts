@@ -140,6 +140,30 @@ describe('search', () => {
   });
 });
 
+describe('grant states', () => {
+  test('a grant row gone while its token lives: 403; a 13-month grant past its end: 401 timed out', async () => {
+    const other = await createTestApp(running);
+    const issued = await issueTokens(running, other, { enrollee: 1 });
+    const { db } = running.service.storage;
+    const grant = await db
+      .selectFrom('grants')
+      .selectAll()
+      .where('client_id', '=', other.clientId)
+      .executeTakeFirstOrThrow();
+    await db.deleteFrom('grants').where('id', '=', grant.id).execute();
+    assert.deepEqual((await get('/v2/fhir/ExplanationOfBenefit/', issued.access_token)).body, {
+      detail: 'You do not have permission to perform this action.',
+    });
+    await db
+      .insertInto('grants')
+      .values({ ...grant, expires_at: running.clock.now() - 1000 })
+      .execute();
+    const expired = await get('/v2/fhir/Coverage/', issued.access_token);
+    assert.equal(expired.status, 401);
+    assert.match(String(expired.body.detail), /^User access has timed out\. .*re-authenticate and consent/);
+  });
+});
+
 describe('errors', () => {
   test('no token 401 with the challenge; token in the query 400; writes 405; metadata is public', async () => {
     const none = await fetch(`${running.url}/v2/fhir/Patient/`);
