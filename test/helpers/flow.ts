@@ -107,21 +107,24 @@ export function authorizeQuery(o: AuthorizeOptions, p: Pkce, state: string): str
   return q.toString();
 }
 
-/** Drives authorize → login → consent through the real pages, as a browser without JavaScript would. */
-export async function authorizeThroughPages(
-  base: string,
-  o: AuthorizeOptions,
-  browser = new Browser(base),
-): Promise<AuthorizeResult> {
-  const p = o.pkce ?? pkce();
-  const state = o.state ?? randomBytes(16).toString('hex');
-  let response = await browser.get(`/v2/o/authorize?${authorizeQuery(o, p, state)}`);
+/**
+ * Follows an authorize URL built by a client library (not by our helpers) through the real login and
+ * consent pages, the way a browser without JavaScript would, and returns the final redirect to the app.
+ */
+export async function followAuthorize(
+  authorizeUrl: string | URL,
+  o: Pick<AuthorizeOptions, 'username' | 'password' | 'allow' | 'share'> = {},
+  browser = new Browser(new URL(authorizeUrl).origin),
+): Promise<{ location: URL; consentHtml: string; browser: Browser }> {
+  const base = browser.base;
+  let response = await browser.get(String(authorizeUrl));
   if (response.status !== 302)
     throw new Error(`authorize answered ${response.status}: ${await response.text()}`);
   let location = response.headers.get('location')!;
-  if (location.startsWith('/v2/accounts/login')) {
-    const loginPage = await browser.get(location);
+  if (new URL(location, base).pathname === '/v2/accounts/login') {
+    const loginPage = await browser.get(new URL(location, base).href);
     const html = await loginPage.text();
+    if (loginPage.status !== 200) throw new Error(`login page answered ${loginPage.status}: ${html}`);
     response = await browser.postForm('/v2/accounts/login', {
       csrf: hiddenField(html, 'csrf'),
       next: hiddenField(html, 'next'),
@@ -130,10 +133,14 @@ export async function authorizeThroughPages(
       password: o.password ?? 'PW00000!',
     });
     if (response.status !== 302) throw new Error(`login answered ${response.status}`);
-    response = await browser.get(response.headers.get('location')!);
+    // `next` is the authorize request again, now with a session: it sends on to the consent page.
+    response = await browser.get(new URL(response.headers.get('location')!, base).href);
+    if (response.status !== 302)
+      throw new Error(`authorize after login answered ${response.status}: ${await response.text()}`);
     location = response.headers.get('location')!;
   }
-  const consent = await browser.get(location);
+  const consentUrl = new URL(location, base);
+  const consent = await browser.get(consentUrl.href);
   const consentHtml = await consent.text();
   if (consent.status !== 200) throw new Error(`consent page answered ${consent.status}: ${consentHtml}`);
   const form: Record<string, string | string[]> = { csrf: hiddenField(consentHtml, 'csrf') };
@@ -141,11 +148,23 @@ export async function authorizeThroughPages(
     form.share_demographic_scopes = o.share === false ? ['False'] : ['False', 'True'];
   }
   if (o.allow !== false) form.allow = 'Connect';
-  const decision = await browser.postForm(new URL(location, base).pathname, form);
+  const decision = await browser.postForm(consentUrl.pathname, form);
   if (decision.status !== 302)
     throw new Error(`consent answered ${decision.status}: ${await decision.text()}`);
-  const target = new URL(decision.headers.get('location')!);
-  return { location: target, code: target.searchParams.get('code'), state, pkce: p, consentHtml, browser };
+  return { location: new URL(decision.headers.get('location')!), consentHtml, browser };
+}
+
+/** Drives authorize → login → consent through the real pages, as a browser without JavaScript would. */
+export async function authorizeThroughPages(
+  base: string,
+  o: AuthorizeOptions,
+  browser = new Browser(base),
+): Promise<AuthorizeResult> {
+  const p = o.pkce ?? pkce();
+  const state = o.state ?? randomBytes(16).toString('hex');
+  const url = `${base}/v2/o/authorize?${authorizeQuery(o, p, state)}`;
+  const { location, consentHtml } = await followAuthorize(url, o, browser);
+  return { location, code: location.searchParams.get('code'), state, pkce: p, consentHtml, browser };
 }
 
 /** POSTs a form to the token-side endpoints, with HTTP Basic when `basic` is given. */
