@@ -106,7 +106,7 @@ export async function refreshLoad(
       else malformed += 1;
     },
   });
-  const { result, latencies, perSecond, activeSeconds } = await run({
+  const outcome = await run({
     url: base,
     connections: families.length,
     duration: durationSeconds,
@@ -115,15 +115,7 @@ export async function refreshLoad(
     requests: [{ method: 'POST', path: TOKEN_PATH }],
     setupClient: perConnection(families, request),
   });
-  return {
-    result,
-    failures: recorder.failures,
-    samples: recorder.samples,
-    malformed,
-    latencies,
-    perSecond,
-    activeSeconds,
-  };
+  return { ...outcome, failures: recorder.failures, samples: recorder.samples, malformed };
 }
 
 /** Each connection exchanges the codes of its own app (no two connections race on one app+enrollee pair). */
@@ -160,7 +152,7 @@ export async function codeLoad(base: string, connections: CodeConnection[]): Pro
       },
     };
   };
-  const { result, latencies, perSecond, activeSeconds } = await run({
+  const outcome = await run({
     url: base,
     connections: connections.length,
     amount,
@@ -168,15 +160,7 @@ export async function codeLoad(base: string, connections: CodeConnection[]): Pro
     requests: [{ method: 'POST', path: TOKEN_PATH }],
     setupClient: perConnection(connections, request),
   });
-  return {
-    result,
-    failures: recorder.failures,
-    samples: recorder.samples,
-    malformed,
-    latencies,
-    perSecond,
-    activeSeconds,
-  };
+  return { ...outcome, failures: recorder.failures, samples: recorder.samples, malformed };
 }
 
 /**
@@ -207,7 +191,7 @@ export async function getLoad(
       },
     };
   };
-  const { result, latencies, perSecond, activeSeconds } = await run({
+  const outcome = await run({
     url: base,
     connections,
     duration: durationSeconds,
@@ -215,13 +199,5 @@ export async function getLoad(
     requests: [{ method: 'GET', path: targets[0]!.path }],
     setupClient: (client) => client.setRequests([request()]),
   });
-  return {
-    result,
-    failures: recorder.failures,
-    samples: recorder.samples,
-    malformed,
-    latencies,
-    perSecond,
-    activeSeconds,
-  };
+  return { ...outcome, failures: recorder.failures, samples: recorder.samples, malformed };
 }
