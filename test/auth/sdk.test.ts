@@ -29,6 +29,17 @@ async function newApp(overrides: Parameters<typeof createTestApp>[1] = {}): Prom
   return createTestApp(running, { redirectUris: [CALLBACK], ...overrides });
 }
 
+/** The SDK's authorize URL through login and consent (Connect), then its code exchange. */
+async function connect(bb: BlueButton) {
+  const authData = bb.generateAuthData();
+  const { location } = await authorizeFromUrl(bb.generateAuthorizeUrl(authData));
+  return bb.getAuthorizationToken(
+    authData,
+    location.searchParams.get('code') ?? undefined,
+    location.searchParams.get('state') ?? undefined,
+  );
+}
+
 function sdkFor(app: TestApp, clientSecret = app.clientSecret): BlueButton {
   const bb = new BlueButton({
     clientId: app.clientId,
@@ -145,13 +156,7 @@ describe('cms-bluebutton-sdk against the service', () => {
   test('userinfo through getCustomData / getProfileData, and on-demand refresh of an expired token', async () => {
     const app = await newApp();
     const bb = sdkFor(app);
-    const authData = bb.generateAuthData();
-    const { location } = await authorizeFromUrl(bb.generateAuthorizeUrl(authData));
-    const token = await bb.getAuthorizationToken(
-      authData,
-      location.searchParams.get('code') ?? undefined,
-      location.searchParams.get('state') ?? undefined,
-    );
+    const token = await connect(bb);
 
     const custom = await bb.getCustomData('connect/userinfo', token);
     assert.equal(custom.token, token, 'no refresh for a live token');
@@ -248,13 +253,7 @@ describe('cms-bluebutton-sdk against the service', () => {
   test('a 10-hour app gets no refresh token', async () => {
     const app = await newApp({ dataAccessType: 'ONE_TIME' });
     const bb = sdkFor(app);
-    const authData = bb.generateAuthData();
-    const { location } = await authorizeFromUrl(bb.generateAuthorizeUrl(authData));
-    const token = await bb.getAuthorizationToken(
-      authData,
-      location.searchParams.get('code') ?? undefined,
-      location.searchParams.get('state') ?? undefined,
-    );
+    const token = await connect(bb);
     assert.ok(token.accessToken);
     assert.equal(token.refreshToken, undefined);
     assert.equal(token.patient, PATIENT);
