@@ -4,6 +4,7 @@ import { registerAppCommands } from './commands/apps.js';
 import { CommandError } from './commands/context.js';
 import { registerEnrolleeCommands } from './commands/enrollees.js';
 import { registerFhirCommands } from './commands/fhir.js';
+import { registerIngestCommands } from './commands/ingest.js';
 import { registerServeCommands } from './commands/serve.js';
 
 const program = new Command('openenroll')
@@ -19,6 +20,7 @@ registerServeCommands(program);
 registerAppCommands(program);
 registerEnrolleeCommands(program);
 registerFhirCommands(program);
+registerIngestCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -122,6 +122,186 @@ export interface FhirResourcesTable {
   body: string;
 }
 
+/** A loaded plan-API dataset: which ingest kind, for which year, from where, and whether it is sample data. */
+export interface PlanDatasetsTable {
+  kind: string;
+  year: number;
+  sample: number;
+  source: string;
+  rows: number;
+  loaded_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  key_hash: string;
+  per_second: number;
+  per_minute: number;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface GeoCountiesTable {
+  fips: string;
+  state: string;
+  name: string;
+}
+
+export interface GeoZipCountiesTable {
+  zip: string;
+  fips: string;
+  state: string;
+  city: string;
+  res_ratio: number;
+  tot_ratio: number;
+}
+
+export interface RatingAreasTable {
+  year: number;
+  state: string;
+  fips: string;
+  zip3: string;
+  area: number;
+}
+
+export interface MedicaidLimitsTable {
+  year: number;
+  quarter: number;
+  state: string;
+  program: string;
+  category: string;
+  pct_fpl: number | null;
+}
+
+export interface IssuersTable {
+  year: number;
+  issuer_id: string;
+  state: string;
+  name: string;
+  toll_free: string | null;
+  tty: string | null;
+  individual_url: string | null;
+  shop_url: string | null;
+  source: string;
+}
+
+export interface PlansTable {
+  year: number;
+  plan_id: string;
+  state: string;
+  issuer_id: string;
+  name: string;
+  market: string;
+  dental_only: number;
+  metal_level: string;
+  plan_type: string;
+  design_type: string;
+  service_area_id: string | null;
+  network_id: string | null;
+  hsa_eligible: number;
+  ehb_pct: number | null;
+  source: string;
+  detail: string;
+}
+
+export interface PlanVariantsTable {
+  year: number;
+  variant_id: string;
+  plan_id: string;
+  csr_type: string;
+  name: string;
+  source: string;
+  detail: string;
+}
+
+export interface PlanCountiesTable {
+  year: number;
+  plan_id: string;
+  fips: string;
+  rating_area: number;
+  premiums: string;
+}
+
+export interface ServiceAreasTable {
+  year: number;
+  state: string;
+  issuer_id: string;
+  service_area_id: string;
+  name: string;
+  cover_entire_state: number;
+  fips: string;
+  partial_county: number;
+  zips: string;
+  market: string;
+  dental_only: number;
+}
+
+export interface PlanRatesTable {
+  year: number;
+  plan_id: string;
+  state: string;
+  rating_area: number;
+  age: string;
+  tobacco: string;
+  effective_date: string;
+  expiration_date: string;
+  individual_rate: number;
+  tobacco_rate: number | null;
+  family: string | null;
+}
+
+export interface PlanBenefitsTable {
+  year: number;
+  variant_id: string;
+  plan_id: string;
+  name: string;
+  covered: number;
+  is_ehb: number;
+  detail: string;
+}
+
+export interface CrosswalksTable {
+  year: number;
+  state: string;
+  old_plan_id: string;
+  fips: string;
+  zip: string;
+  level: number;
+  reason: number;
+  new_plan_id: string | null;
+  ageoff_plan_id: string | null;
+}
+
+export interface QualityRatingsTable {
+  year: number;
+  plan_id: string;
+  state: string;
+  issuer_id: string;
+  overall: string;
+  medical_care: string;
+  member_experience: string;
+  plan_administration: string;
+}
+
+export interface NetworksTable {
+  year: number;
+  issuer_id: string;
+  network_id: string;
+  state: string;
+  name: string;
+  url: string;
+}
+
+export interface BusinessRulesTable {
+  year: number;
+  issuer_id: string;
+  scope_id: string;
+  state: string;
+  detail: string;
+}
+
 export interface Database {
   apps: AppsTable;
   enrollees: EnrolleesTable;
@@ -134,4 +314,21 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   counters: CountersTable;
   fhir_resources: FhirResourcesTable;
+  plan_datasets: PlanDatasetsTable;
+  api_keys: ApiKeysTable;
+  geo_counties: GeoCountiesTable;
+  geo_zip_counties: GeoZipCountiesTable;
+  rating_areas: RatingAreasTable;
+  medicaid_limits: MedicaidLimitsTable;
+  issuers: IssuersTable;
+  plans: PlansTable;
+  plan_variants: PlanVariantsTable;
+  plan_counties: PlanCountiesTable;
+  service_areas: ServiceAreasTable;
+  plan_rates: PlanRatesTable;
+  plan_benefits: PlanBenefitsTable;
+  crosswalks: CrosswalksTable;
+  quality_ratings: QualityRatingsTable;
+  networks: NetworksTable;
+  business_rules: BusinessRulesTable;
 }

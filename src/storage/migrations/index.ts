@@ -4,6 +4,7 @@ import * as liveTokenIndexes from './0002-live-token-indexes.js';
 import * as codeRedirectGiven from './0003-code-redirect-given.js';
 import * as fhirResources from './0004-fhir-resources.js';
 import * as fhirPageIndex from './0005-fhir-page-index.js';
+import * as planData from './0006-plan-data.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-code-redirect-given': codeRedirectGiven,
   '0004-fhir-resources': fhirResources,
   '0005-fhir-page-index': fhirPageIndex,
+  '0006-plan-data': planData,
 };

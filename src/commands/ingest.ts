@@ -1,0 +1,99 @@
+import type { Command } from 'commander';
+import cliProgress from 'cli-progress';
+import { createDatasetStore } from '../plans/store/datasets.js';
+import { findFormat, ingestFormats } from '../ingest/plan-data/formats/index.js';
+import { IngestError, runIngest, type IngestSummary } from '../ingest/plan-data/run.js';
+import { CommandError, withStorage } from './context.js';
+
+function wholeNumber(
+  option: string,
+  value: string | undefined,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) {
+    throw new CommandError(`${option} must be a whole number from ${min} to ${max}, got "${value}"`);
+  }
+  return n;
+}
+
+function printSummary(summary: IngestSummary): void {
+  const years = summary.years.filter((y) => y !== 0);
+  console.log(
+    `${summary.kind}: read ${summary.read} rows, stored ${summary.stored}` +
+      (years.length > 0 ? ` for ${years.join(', ')}` : '') +
+      `, rejected ${summary.rejectedCount}`,
+  );
+  for (const r of summary.rejected) console.log(`  rejected ${r.file}:${r.line}: ${r.reason}`);
+  if (summary.rejectedTruncated)
+    console.log(`  … and ${summary.rejectedCount - summary.rejected.length} more`);
+}
+
+export function registerIngestCommands(program: Command): void {
+  const kinds = ingestFormats.map((f) => `  ${f.kind.padEnd(16)} ${f.summary}`).join('\n');
+  program
+    .command('ingest <kind> <files...>')
+    .description(
+      'load public data files in their published formats into the plan API; one transaction per load: ' +
+        're-running replaces that dataset for that year, and a failed load leaves the previous data intact',
+    )
+    .option('--year <year>', "the year the data is for (default: the files' own year column or name)")
+    .option('--allow-rejects <n>', 'store the load even if up to n rows are rejected (default 0)', '0')
+    .option('--json', 'print the summary as JSON')
+    .addHelpText('after', `\nKinds:\n${kinds}\n`)
+    .action(
+      async (
+        kind: string,
+        files: string[],
+        opts: { year?: string; allowRejects: string; json?: boolean },
+      ) => {
+        const format = findFormat(kind);
+        if (!format) {
+          throw new CommandError(
+            `unknown kind "${kind}"; one of: ${ingestFormats.map((f) => f.kind).join(', ')}`,
+          );
+        }
+        const year = wholeNumber('--year', opts.year, 2013, 2100);
+        const allowRejects = wholeNumber('--allow-rejects', opts.allowRejects, 0, 1_000_000_000);
+        await withStorage(async (storage) => {
+          const bar = process.stderr.isTTY
+            ? new cliProgress.SingleBar(
+                {
+                  format: `${kind} [{bar}] {percentage}% | {value}/{total} MB | ETA {eta}s`,
+                  stream: process.stderr,
+                },
+                cliProgress.Presets.shades_classic,
+              )
+            : undefined;
+          let started = false;
+          try {
+            const summary = await runIngest(format, files, createDatasetStore(storage.db), {
+              year,
+              allowRejects,
+              now: Date.now(),
+              onProgress: (done, total) => {
+                const mb = (n: number) => Math.round((n / 1e6) * 10) / 10;
+                if (!started) bar?.start(mb(total), 0);
+                started = true;
+                bar?.update(mb(done));
+              },
+            });
+            bar?.stop();
+            if (opts.json) console.log(JSON.stringify(summary));
+            else printSummary(summary);
+          } catch (error) {
+            bar?.stop();
+            if (error instanceof IngestError) {
+              if (error.summary && !opts.json) printSummary(error.summary);
+              if (error.summary && opts.json)
+                console.log(JSON.stringify({ ...error.summary, error: error.message }));
+              throw new CommandError(`${kind}: ${error.message}`);
+            }
+            throw error;
+          }
+        });
+      },
+    );
+}

@@ -1,0 +1,48 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../storage/schema.js';
+import type { Ownership, Write } from '../../plans/store/datasets.js';
+
+/** A row the format refuses, with the reason a person can act on. */
+export class Reject {
+  constructor(readonly reason: string) {}
+}
+
+export interface FormatContext {
+  /** The open transaction (lookups only; rows go through the returned writes). */
+  db: Transaction<Database>;
+  /** `--year`, when given. */
+  year?: number;
+  file: string;
+  /** Keys already written by earlier rows or files of this load (to drop duplicates across files). */
+  seen: Set<string>;
+}
+
+/** How one file format's rows become rows of our tables. */
+export interface RowHandler {
+  /** The year the row belongs to (from its own column), when the format carries one. */
+  yearOf?(cells: Record<string, string>): number | undefined;
+  row(cells: Record<string, string>, year: number): Write[] | Reject | Promise<Write[] | Reject>;
+  /** Rows that can only be written once every row was seen (aggregates). */
+  finish?(): Write[] | Promise<Write[]>;
+}
+
+/** One ingest kind: a published file format and the tables it fills. */
+export interface IngestFormat {
+  kind: string;
+  /** One line for `openenroll ingest --help`. */
+  summary: string;
+  owns: Ownership[];
+  /** Names of the columns the file must have (matched after trimming); missing ones abort the load. */
+  missingColumns(header: string[]): string[];
+  /** Geography with a single vintage may be loaded without a year; everything else needs one. */
+  yearOptional?: boolean;
+  /** The year from the file's name, for formats without a year column (e.g. `2016_QHP_Landscape_…`). */
+  yearFromFileName?(file: string): number | undefined;
+  start(context: FormatContext): RowHandler | Promise<RowHandler>;
+}
+
+/** The columns of `required` that `header` lacks. */
+export function missingFrom(header: string[], required: string[]): string[] {
+  const present = new Set(header);
+  return required.filter((name) => !present.has(name));
+}

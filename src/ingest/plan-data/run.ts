@@ -1,0 +1,156 @@
+import { basename } from 'node:path';
+import type { DatasetStore } from '../../plans/store/datasets.js';
+import { openTabular, sourceSize } from '../sources/csv.js';
+import { ArchiveError } from '../sources/zip-entry.js';
+import { Reject, type IngestFormat, type RowHandler } from './format.js';
+
+export interface RejectedRow {
+  file: string;
+  line: number;
+  reason: string;
+}
+
+export interface IngestSummary {
+  kind: string;
+  files: string[];
+  years: number[];
+  read: number;
+  stored: number;
+  rejected: RejectedRow[];
+  /** True when more rows were rejected than the report lists. */
+  rejectedTruncated: boolean;
+  rejectedCount: number;
+}
+
+export interface IngestOptions {
+  year?: number;
+  /** How many rejected rows a load may have and still be stored (default 0: any bad row aborts it). */
+  allowRejects?: number;
+  sample?: boolean;
+  now: number;
+  /** Called as bytes of the input files are consumed: (done, total). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** A load that stored nothing: the file could not be read, or too many rows were refused. */
+export class IngestError extends Error {
+  constructor(
+    message: string,
+    readonly summary?: IngestSummary,
+  ) {
+    super(message);
+  }
+}
+
+const REPORTED_REJECTS = 100;
+
+/**
+ * Streams `files` of one format into its tables, replacing the dataset for each year seen, in one
+ * transaction: a file that cannot be read, a missing column, or more rejected rows than allowed leaves
+ * the previous data exactly as it was.
+ */
+export async function runIngest(
+  format: IngestFormat,
+  files: string[],
+  datasets: DatasetStore,
+  options: IngestOptions,
+): Promise<IngestSummary> {
+  const allow = options.allowRejects ?? 0;
+  const summary: IngestSummary = {
+    kind: format.kind,
+    files,
+    years: [],
+    read: 0,
+    stored: 0,
+    rejected: [],
+    rejectedTruncated: false,
+    rejectedCount: 0,
+  };
+  let total = 0;
+  let done = 0;
+  const progress = (n: number) => {
+    done += n;
+    options.onProgress?.(Math.min(done, total), total);
+  };
+  const reject = (file: string, line: number, reason: string) => {
+    summary.rejectedCount += 1;
+    if (summary.rejected.length < REPORTED_REJECTS) summary.rejected.push({ file, line, reason });
+    else summary.rejectedTruncated = true;
+    if (summary.rejectedCount > allow + REPORTED_REJECTS) {
+      throw new IngestError(`more than ${allow + REPORTED_REJECTS} rows rejected; stopped reading`, summary);
+    }
+  };
+
+  try {
+    for (const file of files) total += await sourceSize(file);
+    const counts = await datasets.load(
+      {
+        kind: format.kind,
+        owns: format.owns,
+        sample: options.sample ?? false,
+        source: files.map((f) => basename(f)).join(', '),
+        now: options.now,
+      },
+      async (writer) => {
+        const handlers: RowHandler[] = [];
+        const seen = new Set<string>();
+        for (const file of files) {
+          const fileYear = options.year ?? format.yearFromFileName?.(basename(file));
+          const source = await openTabular(file, progress);
+          const missing = format.missingColumns(source.header);
+          if (missing.length > 0) {
+            throw new IngestError(
+              `${file}: not a ${format.kind} file: missing column${missing.length > 1 ? 's' : ''} ` +
+                missing.map((m) => `"${m}"`).join(', '),
+            );
+          }
+          const handler = await format.start({ db: writer.db, year: fileYear, file, seen });
+          handlers.push(handler);
+          for await (const { line, cells } of source.rows) {
+            summary.read += 1;
+            const rowYear = handler.yearOf?.(cells);
+            if (rowYear !== undefined && !Number.isInteger(rowYear)) {
+              reject(file, line, 'the year column is not a year');
+              continue;
+            }
+            if (fileYear !== undefined && rowYear !== undefined && rowYear !== fileYear) {
+              reject(file, line, `the row is for ${rowYear}, the load is for ${fileYear}`);
+              continue;
+            }
+            const year = fileYear ?? rowYear ?? (format.yearOptional ? 0 : undefined);
+            if (year === undefined) {
+              throw new IngestError(`${file}: this format has no year column; give --year`);
+            }
+            const result = await handler.row(cells, year);
+            if (result instanceof Reject) {
+              reject(file, line, result.reason);
+              continue;
+            }
+            await writer.startYear(year);
+            for (const w of result) await writer.add(w);
+          }
+        }
+        for (const handler of handlers) for (const w of (await handler.finish?.()) ?? []) await writer.add(w);
+        if (summary.rejectedCount > allow) {
+          throw new IngestError(
+            `${summary.rejectedCount} row${summary.rejectedCount > 1 ? 's' : ''} rejected ` +
+              `(allowed: ${allow}); nothing was stored`,
+            summary,
+          );
+        }
+      },
+    );
+    summary.years = [...counts.keys()].sort();
+    summary.stored = [...counts.values()].reduce((a, b) => a + b, 0);
+    return summary;
+  } catch (error) {
+    if (error instanceof IngestError) throw error;
+    if (error instanceof ArchiveError) throw new IngestError(`${error.message}; nothing was stored`, summary);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new IngestError(`no such file: ${(error as NodeJS.ErrnoException).path}`);
+    if (code === 'CSV_QUOTE_NOT_CLOSED' || /^CSV_/.test(String(code))) {
+      throw new IngestError(`malformed CSV (${(error as Error).message}); nothing was stored`, summary);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,161 @@
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { Database } from '../../storage/schema.js';
+
+/** Tables that hold plan-API data loaded by ingest commands. */
+export type PlanDataTable =
+  | 'geo_counties'
+  | 'geo_zip_counties'
+  | 'rating_areas'
+  | 'medicaid_limits'
+  | 'issuers'
+  | 'plans'
+  | 'plan_variants'
+  | 'plan_counties'
+  | 'service_areas'
+  | 'plan_rates'
+  | 'plan_benefits'
+  | 'crosswalks'
+  | 'quality_ratings'
+  | 'networks'
+  | 'business_rules';
+
+/** One row for one table, typed by the table. */
+export type Write = { [T in PlanDataTable]: { table: T; values: Insertable<Database[T]> } }[PlanDataTable];
+
+export function write<T extends PlanDataTable>(table: T, values: Insertable<Database[T]>): Write {
+  return { table, values } as Write;
+}
+
+/**
+ * What a dataset owns in a table: every row of a year (`year`), rows of a year written by this kind
+ * (`source`, for tables two kinds share), or the whole table (`all`, for geography with one vintage).
+ */
+export interface Ownership {
+  table: PlanDataTable;
+  scope: 'year' | 'source' | 'all';
+}
+
+export interface DatasetInfo {
+  kind: string;
+  year: number;
+  sample: boolean;
+  source: string;
+  rows: number;
+  loadedAt: number;
+}
+
+/** Adds rows of one dataset load; rows are buffered and inserted in multi-row batches. */
+export interface DatasetWriter {
+  /** The open transaction, for lookups a format needs (e.g. county names → FIPS). */
+  readonly db: Transaction<Database>;
+  /** Deletes what the dataset owns for `year` (once per year per load) so the load replaces it. */
+  startYear(year: number): Promise<void>;
+  add(row: Write): Promise<void>;
+  rowsFor(year: number): number;
+}
+
+// PostgreSQL allows 65,535 bound parameters per statement and SQLite 32,766: stay well under both.
+const MAX_PARAMETERS = 16000;
+const MAX_BATCH = 500;
+
+export interface LoadOptions {
+  kind: string;
+  owns: Ownership[];
+  sample: boolean;
+  source: string;
+  now: number;
+}
+
+export function createDatasetStore(db: Kysely<Database>) {
+  return {
+    /**
+     * Replaces a dataset in one transaction: `work` adds rows through the writer; if it throws, nothing
+     * changed. Returns the years loaded with their row counts.
+     */
+    async load(
+      options: LoadOptions,
+      work: (writer: DatasetWriter) => Promise<void>,
+    ): Promise<Map<number, number>> {
+      return db.transaction().execute(async (trx) => {
+        const counts = new Map<number, number>();
+        const buffers = new Map<PlanDataTable, Record<string, unknown>[]>();
+        const flush = async (table: PlanDataTable) => {
+          const rows = buffers.get(table);
+          if (!rows || rows.length === 0) return;
+          buffers.set(table, []);
+          await trx
+            .insertInto(table)
+            .values(rows as never)
+            .execute();
+        };
+        let wiped = false;
+        const writer: DatasetWriter = {
+          db: trx,
+          async startYear(year) {
+            if (counts.has(year)) return;
+            counts.set(year, 0);
+            for (const { table, scope } of options.owns) {
+              if (scope === 'all') {
+                if (!wiped) await trx.deleteFrom(table).execute();
+                continue;
+              }
+              let query = trx.deleteFrom(table).where('year' as never, '=', year as never);
+              if (scope === 'source') query = query.where('source' as never, '=', options.kind as never);
+              await query.execute();
+            }
+            wiped = true;
+          },
+          async add(row) {
+            let rows = buffers.get(row.table);
+            if (!rows) buffers.set(row.table, (rows = []));
+            rows.push(row.values as Record<string, unknown>);
+            const year = (row.values as { year?: number }).year;
+            for (const [y, n] of counts) if (year === undefined || year === y) counts.set(y, n + 1);
+            const columns = Object.keys(row.values).length;
+            if (rows.length >= Math.min(MAX_BATCH, Math.floor(MAX_PARAMETERS / columns)))
+              await flush(row.table);
+          },
+          rowsFor: (year) => counts.get(year) ?? 0,
+        };
+        await work(writer);
+        for (const table of buffers.keys()) await flush(table);
+        for (const [year, rows] of counts) {
+          await trx
+            .insertInto('plan_datasets')
+            .values({
+              kind: options.kind,
+              year,
+              sample: options.sample ? 1 : 0,
+              source: options.source,
+              rows,
+              loaded_at: options.now,
+            })
+            .onConflict((oc) =>
+              oc.columns(['kind', 'year']).doUpdateSet({
+                sample: options.sample ? 1 : 0,
+                source: options.source,
+                rows,
+                loaded_at: options.now,
+              }),
+            )
+            .execute();
+        }
+        return counts;
+      });
+    },
+
+    async listDatasets(): Promise<DatasetInfo[]> {
+      const rows = await db.selectFrom('plan_datasets').selectAll().orderBy('kind').orderBy('year').execute();
+      return rows.map((r) => ({
+        kind: r.kind,
+        year: Number(r.year),
+        sample: r.sample === 1,
+        source: r.source,
+        rows: Number(r.rows),
+        loadedAt: Number(r.loaded_at),
+      }));
+    },
+  };
+}
+
+export type DatasetStore = ReturnType<typeof createDatasetStore>;
