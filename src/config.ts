@@ -23,6 +23,16 @@ export interface Config {
   /** Failed logins for one username inside `loginLockoutSeconds` before that username is locked. */
   readonly loginMaxFailures: number;
   readonly loginLockoutSeconds: number;
+  /** Plan API: limits of keys created without their own (`keys create` defaults). */
+  readonly apiRatePerSecond: number;
+  readonly apiRatePerMinute: number;
+  /**
+   * Sandbox only: a well-known plan-API key that always works (the public test key printed in the CMS
+   * document by default), so a fresh start can be called without creating a key. Empty disables it.
+   */
+  readonly sandboxApiKey: string;
+  /** Sandbox only: load the generated sample market when no plan data is loaded. */
+  readonly sampleMarket: boolean;
 }
 
 export class ConfigError extends Error {
@@ -91,6 +101,18 @@ function redisUrl(env: Env): string | undefined {
   return raw;
 }
 
+function sandboxApiKey(env: Env): string {
+  const raw = env.SANDBOX_API_KEY;
+  if (raw === undefined) return 'd687412e7b53146b2631dc01974ad0a4';
+  if (raw !== '' && !/^[\x21-\x7e]{16,200}$/.test(raw)) {
+    throw new ConfigError(
+      'SANDBOX_API_KEY',
+      'expected 16 to 200 printable characters without spaces, or empty',
+    );
+  }
+  return raw;
+}
+
 /** Reads the settings from an environment (normally `process.env`). */
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8000, 0, 65535);
@@ -113,5 +135,9 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: bool(env, 'TRUST_PROXY', false),
     loginMaxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),
     loginLockoutSeconds: integer(env, 'LOGIN_LOCKOUT_SECONDS', 900, 1, 86400),
+    apiRatePerSecond: integer(env, 'API_RATE_PER_SECOND', 200, 1, 1_000_000),
+    apiRatePerMinute: integer(env, 'API_RATE_PER_MINUTE', 1000, 1, 100_000_000),
+    sandboxApiKey: sandboxApiKey(env),
+    sampleMarket: bool(env, 'SAMPLE_MARKET', true),
   });
 }

@@ -16,12 +16,20 @@ import { ensureSandboxEnrollees } from './auth/sandbox/enrollees.js';
 import { createFhirStore } from './auth/store/fhir.js';
 import { createConnectedAppStore } from './auth/store/connected-apps.js';
 import { ensureSandboxClaims } from './ingest/sandbox-claims.js';
+import { PLAN_API_PREFIX, registerPlansService } from './plans/app.js';
+import type { PlansDeps } from './plans/deps.js';
+import { createApiKeyStore } from './plans/store/api-keys.js';
+import { createDatasetStore } from './plans/store/datasets.js';
+import { createSampleTracker } from './plans/gateway/sample-data.js';
+import { createMemoryCounters } from './storage/counters.js';
+import { ensureSandboxApiKey } from './plans/sandbox-key.js';
 
 /** Everything a running service holds open, so it can be closed in one call. */
 export interface Service {
   app: App;
   storage: Storage;
   deps: AuthDeps;
+  plans: PlansDeps;
   close(): Promise<void>;
 }
 
@@ -68,6 +76,19 @@ export function authDeps(
   };
 }
 
+/** Stores and settings of the plan API over one storage. */
+export function plansDeps(config: Config, storage: Storage, redis?: Redis, now = Date.now): PlansDeps {
+  const datasets = createDatasetStore(storage.db);
+  return {
+    apiKeys: createApiKeyStore(storage.db),
+    datasets,
+    rateCounters: redis ? createRedisCounters(redis, config.redisKeyPrefix) : createMemoryCounters(),
+    samples: createSampleTracker(() => datasets.listDatasets(), now),
+    now,
+    settings: { publicUrl: config.publicUrl, sandbox: config.mode === 'sandbox' },
+  };
+}
+
 /** Builds the whole service: storage migrated, sandbox data ready, both services' routes registered. */
 export async function buildService(
   config: Config,
@@ -80,9 +101,11 @@ export async function buildService(
     ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
     : undefined;
   const deps = authDeps(config, storage, logger, redis, options.now);
+  const plans = plansDeps(config, storage, redis, options.now);
   if (config.mode === 'sandbox') {
     await ensureSandboxEnrollees(deps.enrollees, config.sandboxEnrollees, deps.now());
     await ensureSandboxClaims(deps, config.sandboxEnrollees, deps.now());
+    await ensureSandboxApiKey(plans.apiKeys, config, plans.now());
   }
   const app = await createHttpServer({
     logger,
@@ -95,12 +118,23 @@ export async function buildService(
     return { status: 'ok' };
   });
   registerAuthService(app, deps);
-  await serveApiDocs(app);
+  await registerPlansService(app, plans);
+  await serveApiDocs(app, [
+    {
+      prefix: PLAN_API_PREFIX,
+      title: 'openenroll plan API',
+      description:
+        'Health plan data (Marketplace API kind): plans, premiums and tax-credit estimates, geography, ' +
+        'issuers, Medicaid and poverty guidelines. Every request carries an API key in the `apikey` query ' +
+        'parameter (or header); limits and what remains of them are in the X-RateLimit-* and RateLimit-* headers.',
+    },
+  ]);
   await app.ready();
   return {
     app,
     storage,
     deps,
+    plans,
     async close() {
       await app.close();
       redis?.disconnect();

@@ -12,7 +12,7 @@ import type { Logger } from './logger.js';
 import { checkQueryEncoding, parseUrlEncoded } from './form.js';
 
 /** How a route renders errors the framework raises (bad encoding, huge body, wrong content type…). */
-export type ErrorShape = 'oauth' | 'service' | 'detail' | 'message' | 'page' | 'text';
+export type ErrorShape = 'oauth' | 'service' | 'detail' | 'message' | 'page' | 'text' | 'plans';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -122,6 +122,14 @@ function frameworkError(shape: ErrorShape, status: number, message: string): Htt
       });
     case 'text':
       return new HttpError(status, { kind: 'text', value: message });
+    case 'plans':
+      // The plan API's `{code,status,message,error}`: 1003 for anything the client sent wrong.
+      return jsonError(status, {
+        code: status >= 500 ? '1000' : '1003',
+        status: String(status),
+        message: status >= 500 ? 'Internal server error' : 'invalid input',
+        error: message,
+      });
     default:
       return jsonError(status, { status_code: status, message });
   }
@@ -132,6 +140,16 @@ function malformedMultipart(error: FastifyError): boolean {
   return /^(Multipart: Boundary not found|Boundary required|Unexpected end of multipart data)$/.test(
     error.message,
   );
+}
+
+/** A schema validation failure as "where: what is wrong" (`querystring.year: must be integer`). */
+function describeClientError(error: FastifyError): string {
+  const first = error.validation?.[0];
+  if (!first) return error.message ?? 'Bad request.';
+  const path = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const missing = (first.params as { missingProperty?: string } | undefined)?.missingProperty;
+  const where = [error.validationContext, path, missing].filter(Boolean).join('.');
+  return `${where}: ${first.message ?? 'is invalid'}`;
 }
 
 function sendError(
@@ -150,8 +168,14 @@ function sendError(
         ? error.statusCode
         : 500;
     if (status === 500) request.log.error({ err: error }, 'unhandled error');
-    const message = status === 500 ? 'Internal server error.' : (error.message ?? 'Bad request.');
-    httpError = frameworkError(request.routeOptions.config?.errorShape ?? 'message', status, message);
+    const shape = request.routeOptions.config?.errorShape ?? 'message';
+    const message =
+      status === 500
+        ? 'Internal server error.'
+        : shape === 'plans'
+          ? describeClientError(error)
+          : (error.message ?? 'Bad request.');
+    httpError = frameworkError(shape, status, message);
   }
   reply.status(httpError.status).headers(httpError.headers);
   const { body } = httpError;

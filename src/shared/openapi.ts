@@ -28,7 +28,47 @@ export async function collectApiDocs(app: App, publicUrl: string, version: strin
   });
 }
 
-export async function serveApiDocs(app: App): Promise<void> {
+interface Document {
+  paths?: Record<string, unknown>;
+  info: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** The document restricted to the paths under `prefix`: one service's API on its own. */
+function documentOf(app: App, prefix: string, title: string, description: string): Document {
+  const whole = app.swagger() as unknown as Document;
+  const paths = Object.fromEntries(
+    Object.entries(whole.paths ?? {}).filter(([path]) => path.startsWith(prefix)),
+  );
+  return { ...whole, info: { ...whole.info, title, description }, paths };
+}
+
+export interface PartialDocs {
+  prefix: string;
+  title: string;
+  description: string;
+}
+
+/**
+ * `/openapi.json` + `/docs` for the whole service, and for each `partial` its own document and Swagger
+ * UI under its prefix (`/api/v1/openapi.json`, `/api/v1/docs`).
+ */
+export async function serveApiDocs(app: App, partials: PartialDocs[] = []): Promise<void> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  // Each Swagger UI lives in a context of its own: the plugin decorates the instance it is given.
+  await app.register(async (scope) => {
+    await scope.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  });
+  for (const { prefix, title, description } of partials) {
+    app.get(`${prefix}/openapi.json`, { schema: { hide: true } }, async () =>
+      documentOf(app, prefix, title, description),
+    );
+    await app.register(async (scope) => {
+      await scope.register(swaggerUi, {
+        routePrefix: `${prefix}/docs`,
+        staticCSP: true,
+        transformSpecification: () => documentOf(app, prefix, title, description),
+      });
+    });
+  }
 }

@@ -67,3 +67,36 @@ export function createRedisCounters(redis: Redis, prefix = 'openenroll:'): Count
     },
   };
 }
+
+/**
+ * Counters in this process only: the default for API rate limits when there is no Redis (one instance,
+ * no shared budget). Expired entries are swept as the map grows.
+ */
+export function createMemoryCounters(): Counters {
+  const entries = new Map<string, { count: number; expiresAt: number }>();
+  let nextSweep = 0;
+  const sweep = (now: number) => {
+    if (entries.size < 10_000 && now < nextSweep) return;
+    nextSweep = now + 10_000;
+    for (const [key, entry] of entries) if (entry.expiresAt <= now) entries.delete(key);
+  };
+  return {
+    async hit(key, windowSeconds, now) {
+      sweep(now);
+      const entry = entries.get(key);
+      if (!entry || entry.expiresAt <= now) {
+        entries.set(key, { count: 1, expiresAt: now + windowSeconds * 1000 });
+        return 1;
+      }
+      entry.count += 1;
+      return entry.count;
+    },
+    async peek(key, now) {
+      const entry = entries.get(key);
+      return entry && entry.expiresAt > now ? entry.count : 0;
+    },
+    async reset(key) {
+      entries.delete(key);
+    },
+  };
+}

@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Transform, type Readable } from 'node:stream';
-import { parse } from 'csv-parse';
+import { StringDecoder } from 'node:string_decoder';
+import { CsvRecordParser, type CsvRecord } from './csv-records.js';
 import { openZipEntry } from './zip-entry.js';
 import { readXlsxRows } from './xlsx.js';
 
@@ -33,22 +34,25 @@ export async function sourceSize(file: string): Promise<number> {
 }
 
 async function* csvRows(input: Readable): AsyncGenerator<SourceRow | { header: string[] }> {
-  // bom: the CMS files start with a UTF-8 byte order mark; relax_column_count so a short row is
-  // reported by the row's validator instead of aborting the whole file.
-  const parser = input.pipe(
-    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }),
-  );
+  // The CMS files start with a UTF-8 byte order mark (the parser drops it); rows may be short or long so
+  // that a bad row is reported by the row's validator instead of aborting the whole file.
+  const decoder = new StringDecoder('utf8');
+  const parser = new CsvRecordParser();
   let header: string[] | undefined;
-  for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-    if (!header) {
-      header = item.record.map((name) => name.trim());
-      yield { header };
-      continue;
+  const rows = function* (records: CsvRecord[]): Generator<SourceRow | { header: string[] }> {
+    for (const { record, line } of records) {
+      if (!header) {
+        header = record.map((name) => name.trim());
+        yield { header };
+        continue;
+      }
+      const cells: Record<string, string> = {};
+      for (let i = 0; i < header.length; i++) cells[header[i]!] = record[i] ?? '';
+      yield { line, cells };
     }
-    const cells: Record<string, string> = {};
-    for (let i = 0; i < header.length; i++) cells[header[i]!] = item.record[i] ?? '';
-    yield { line: item.info.lines, cells };
-  }
+  };
+  for await (const chunk of input as AsyncIterable<Buffer>) yield* rows(parser.push(decoder.write(chunk)));
+  yield* rows([...parser.push(decoder.end()), ...parser.end()]);
 }
 
 /**
@@ -69,7 +73,7 @@ export async function openTabular(
     const scale = entry.size > 0 ? total / entry.size : 0;
     items = csvRows(entry.stream.pipe(byteCounter((n) => onBytes(n * scale))));
   } else {
-    items = csvRows(createReadStream(file).pipe(byteCounter(onBytes)));
+    items = csvRows(createReadStream(file, { highWaterMark: 1 << 20 }).pipe(byteCounter(onBytes)));
   }
   const first = await items.next();
   if (first.done || !('header' in first.value)) {

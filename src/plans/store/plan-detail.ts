@@ -15,7 +15,8 @@ export type CsrVariant =
   | 'Non-Exchange variant'
   | 'Unknown CSR';
 
-export type NetworkTier = 'In-Network' | 'In-Network Tier 2' | 'Out-of-Network' | 'Combined In-Out of Network';
+export type NetworkTier =
+  'In-Network' | 'In-Network Tier 2' | 'Out-of-Network' | 'Combined In-Out of Network';
 export type FamilyCost = 'Individual' | 'Family Per Person' | 'Family';
 
 /** A deductible or a maximum out-of-pocket amount (CMS `Deductible` / `MOOP`). */

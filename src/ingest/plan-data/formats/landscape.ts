@@ -1,0 +1,137 @@
+import type { Transaction } from 'kysely';
+import { write, type Write } from '../../../plans/store/datasets.js';
+import type { Database } from '../../../storage/schema.js';
+import { Reject, type IngestFormat } from '../format.js';
+import { lazyColumns, missingGroups, type Columns } from '../headers.js';
+import { FIPS_COUNTY, PLAN_ID, STATE } from '../values.js';
+import { COLUMN, REQUIRED } from './landscape-columns.js';
+import { countyResolver } from './landscape-counties.js';
+import { planWrites } from './landscape-plan.js';
+import { premiums, ratingArea } from './landscape-values.js';
+
+/** Plans and issuers of a year that another kind (the Plan Attributes PUF) wrote: those win. */
+interface PufOwned {
+  plans: Set<string>;
+  issuers: Set<string>;
+}
+
+/** What one load shares across its files (keyed by the load's `seen` set, which is new per load). */
+interface LoadState {
+  counties: ReturnType<typeof countyResolver>;
+  puf: Map<number, Promise<PufOwned>>;
+  /** Rating area stored per `year|plan|fips`. */
+  areas: Map<string, number>;
+}
+const loads = new WeakMap<Set<string>, LoadState>();
+
+function pufOwned(db: Transaction<Database>, year: number): Promise<PufOwned> {
+  const ids = (table: 'plans' | 'issuers', column: 'plan_id' | 'issuer_id') =>
+    db
+      .selectFrom(table)
+      .select(column)
+      .where('year', '=', year)
+      .where('source', '<>', 'landscape')
+      .execute()
+      .then((rows) => new Set(rows.map((r) => (r as Record<string, string>)[column]!)));
+  return Promise.all([ids('plans', 'plan_id'), ids('issuers', 'issuer_id')]).then(([plans, issuers]) => ({
+    plans,
+    issuers,
+  }));
+}
+
+/** The row's county FIPS: the 2017+ FIPS column, else its name resolved through `geo_counties`. */
+async function countyOf(state: LoadState, cells: Record<string, string>, col: Columns, usps: string) {
+  const counties = await state.counties(usps);
+  const fips = col.get(cells, ...COLUMN.fips);
+  if (fips !== '') {
+    return FIPS_COUNTY.test(fips) && counties.has(fips)
+      ? fips
+      : new Reject(`FIPS County Code "${fips}" is not a county of ${usps}`);
+  }
+  const name = col.get(cells, ...COLUMN.county);
+  if (name === '') return new Reject('County Name is empty');
+  return counties.find(name) ?? new Reject(`county "${name}" is not a county of ${usps} (geo_counties)`);
+}
+
+/**
+ * CMS QHP Landscape, individual market, medical (data.healthcare.gov, PY2014–): one row per plan and
+ * county with the county's rating area and the plan's premiums at sample ages and family tiers, and its
+ * deductibles and MOOPs per CSR variant. Fills plans, issuers and variants (unless the Plan Attributes
+ * PUF already has the plan for the year) and `plan_counties`. Year: `--year` or the file name's prefix.
+ */
+export const landscapeFormat: IngestFormat = {
+  kind: 'landscape',
+  summary: 'CMS QHP Landscape, individual medical (YYYY_QHP_Landscape_ST_Individual_Market_Medical.csv)',
+  owns: [
+    { table: 'plans', scope: 'source' },
+    { table: 'issuers', scope: 'source' },
+    { table: 'plan_variants', scope: 'source' },
+    { table: 'plan_counties', scope: 'year' },
+  ],
+  missingColumns: (header) => missingGroups(header, REQUIRED),
+  yearFromFileName(file) {
+    const match = /^(\d{4})[_ -]/.exec(file);
+    return match ? Number(match[1]) : undefined;
+  },
+  start({ db, seen }) {
+    let state = loads.get(seen);
+    if (!state) loads.set(seen, (state = { counties: countyResolver(db), puf: new Map(), areas: new Map() }));
+    const load = state;
+    const columns = lazyColumns();
+    return {
+      async row(cells, year) {
+        const col = columns(cells);
+        const planId = col.get(cells, ...COLUMN.planId);
+        if (!PLAN_ID.test(planId)) return new Reject(`Plan ID "${planId}" is not a 14-character HIOS plan id`);
+        const usps = col.get(cells, ...COLUMN.state);
+        if (!STATE.test(usps)) return new Reject(`State "${usps}" is not a state code`);
+        if (planId.slice(5, 7) !== usps) return new Reject(`Plan ID ${planId} is not a plan of ${usps}`);
+        const issuerId = planId.slice(0, 5);
+        const hiosIssuer = col.get(cells, ...COLUMN.issuerId);
+        if (hiosIssuer !== '' && hiosIssuer !== issuerId) {
+          return new Reject(`HIOS Issuer ID ${hiosIssuer} is not the issuer of plan ${planId}`);
+        }
+        const fips = await countyOf(load, cells, col, usps);
+        if (fips instanceof Reject) return fips;
+        const area = ratingArea(col.get(cells, ...COLUMN.ratingArea));
+        if (area instanceof Reject) return area;
+        const prices = premiums(cells, col);
+        if (prices instanceof Reject) return prices;
+        const plan = planWrites(cells, col, { year, planId, state: usps, issuerId });
+        if (plan instanceof Reject) return plan;
+
+        // plan_counties keeps one rating area per (plan, county). Counties split between rating areas by
+        // 3-digit ZIP (Idaho 2017) list a plan once per area; only the first area can be stored.
+        const countyKey = `${year}|${planId}|${fips}`;
+        const earlier = load.areas.get(countyKey);
+        if (earlier !== undefined) {
+          return new Reject(
+            earlier === area
+              ? `plan ${planId} in county ${fips} appears twice`
+              : `plan ${planId} in county ${fips} is listed for rating areas ${earlier} and ${area}; ` +
+                  `plan_counties holds one area per county, ${earlier} was kept`,
+          );
+        }
+        load.areas.set(countyKey, area);
+
+        const writes: Write[] = [
+          write('plan_counties', { year, plan_id: planId, fips, rating_area: area, premiums: JSON.stringify(prices) }),
+        ];
+        let owned = load.puf.get(year);
+        if (!owned) load.puf.set(year, (owned = pufOwned(db, year)));
+        const puf = await owned;
+        const planKey = `landscape:plan:${year}:${planId}`;
+        if (!puf.plans.has(planId) && !seen.has(planKey)) {
+          seen.add(planKey);
+          writes.push(plan.plan, ...plan.variants);
+        }
+        const issuerKey = `landscape:issuer:${year}:${issuerId}`;
+        if (!puf.issuers.has(issuerId) && !seen.has(issuerKey)) {
+          seen.add(issuerKey);
+          writes.push(plan.issuer);
+        }
+        return writes;
+      },
+    };
+  },
+};

@@ -1,0 +1,26 @@
+import type { App } from '../shared/http.js';
+import type { PlansDeps } from './deps.js';
+import { apiKeyGate } from './gateway/api-key.js';
+import { sampleLabel } from './gateway/sample-data.js';
+import { registerVersionRoutes } from './routes/versions.js';
+
+export const PLAN_API_PREFIX = '/api/v1';
+
+/** The plan API (`/api/v1`): the key gateway in front, then its routes — its table of contents. */
+export async function registerPlansService(app: App, deps: PlansDeps): Promise<void> {
+  await app.register(
+    async (api) => {
+      api.addHook('onRoute', (route) => {
+        route.config = { ...route.config, errorShape: route.config?.errorShape ?? 'plans' };
+      });
+      api.addHook('onRequest', apiKeyGate(deps));
+      api.addHook('preSerialization', sampleLabel(deps.samples));
+      // Kong's answer for a path no route serves (research §2: the service sits behind Kong).
+      api.setNotFoundHandler((_request, reply) => {
+        void reply.code(404).send({ message: 'no Route matched with those values' });
+      });
+      registerVersionRoutes(api, deps);
+    },
+    { prefix: PLAN_API_PREFIX },
+  );
+}

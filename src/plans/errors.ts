@@ -1,0 +1,52 @@
+import { jsonError, type HttpError } from '../shared/errors.js';
+
+/** The plan API's application errors (seed, "Errors"): code, HTTP status and the brief message. */
+export const PLAN_ERRORS = {
+  1000: { status: 500, message: 'Internal server error' },
+  1001: { status: 404, message: 'county not found' },
+  1002: { status: 404, message: 'state not found' },
+  1003: { status: 400, message: 'invalid input' },
+  1004: { status: 404, message: 'issuer not found' },
+  1005: { status: 404, message: 'No crosswalk found for those parameters' },
+  1006: { status: 404, message: 'Plan not found' },
+  1007: { status: 500, message: 'request timed-out, try again' },
+  1008: { status: 404, message: 'state medicaid not found' },
+  1009: { status: 400, message: 'poverty guideline not found' },
+  1010: { status: 404, message: 'percentage of federal poverty level not found' },
+  1011: { status: 404, message: 'No quality rating found for those parameters' },
+  1012: { status: 503, message: 'coverage data temporarily unavailable' },
+  1013: { status: 404, message: 'provider not found' },
+  1014: { status: 404, message: 'drug not found' },
+  1015: { status: 404, message: 'missing medicaid eligibility data' },
+  1016: { status: 404, message: 'not enough plans to calculate SLCSP/LCBP' },
+  1017: { status: 404, message: 'rate area not found' },
+} as const;
+
+export type PlanErrorCode = keyof typeof PLAN_ERRORS;
+
+/**
+ * An error in the plan API's shape: `{"code","status","message","error"}`, all four strings (the deployed
+ * service sends strings, research §1.10). `error` says what exactly went wrong or what to fix.
+ */
+export function planError(code: PlanErrorCode, error?: string, message?: string): HttpError {
+  const known = PLAN_ERRORS[code];
+  return jsonError(known.status, {
+    code: String(code),
+    status: String(known.status),
+    message: message ?? known.message,
+    error: error ?? message ?? known.message,
+  });
+}
+
+/** 1003 with the request named in `message` and the fix in `error` ("invalid issuers request" / "…"). */
+export function invalidInput(what: string, fix: string): HttpError {
+  return planError(1003, fix, `invalid ${what} request`);
+}
+
+/** Body of a plan-API error, for response schemas. */
+export const planErrorExample = {
+  code: '1006',
+  status: '404',
+  message: 'Plan not found',
+  error: 'Plan not found',
+};

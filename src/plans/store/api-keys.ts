@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { sha256 } from '../../shared/crypto.js';
+import { instant } from '../../storage/columns.js';
+import type { Database } from '../../storage/schema.js';
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  perSecond: number;
+  perMinute: number;
+  createdAt: number;
+  expiresAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface NewApiKey {
+  name: string;
+  perSecond: number;
+  perMinute: number;
+  expiresAt: number | null;
+  /** A chosen key (the sandbox's well-known key); otherwise 128 random bits as 32 hex digits. */
+  key?: string;
+  /** A chosen id (the sandbox key's is fixed so every instance agrees on it). */
+  id?: string;
+}
+
+function toKey(row: Database['api_keys']): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    perSecond: Number(row.per_second),
+    perMinute: Number(row.per_minute),
+    createdAt: Number(row.created_at),
+    expiresAt: instant(row.expires_at),
+    revokedAt: instant(row.revoked_at),
+  };
+}
+
+/** Plan-API keys, stored as SHA-256 of the key: the key itself is shown once, when created. */
+export function createApiKeyStore(db: Kysely<Database>) {
+  return {
+    async createKey(input: NewApiKey, now: number): Promise<{ key: string; record: ApiKey }> {
+      const key = input.key ?? randomBytes(16).toString('hex');
+      const row = {
+        id: input.id ?? `key_${randomBytes(6).toString('hex')}`,
+        name: input.name,
+        key_hash: sha256(key),
+        per_second: input.perSecond,
+        per_minute: input.perMinute,
+        created_at: now,
+        expires_at: input.expiresAt,
+        revoked_at: null,
+      };
+      await db.insertInto('api_keys').values(row).execute();
+      return { key, record: toKey(row) };
+    },
+
+    /** Creates the key unless one with that id exists (several instances may start at once). */
+    async ensureKey(input: NewApiKey & { id: string; key: string }, now: number): Promise<void> {
+      await db
+        .insertInto('api_keys')
+        .values({
+          id: input.id,
+          name: input.name,
+          key_hash: sha256(input.key),
+          per_second: input.perSecond,
+          per_minute: input.perMinute,
+          created_at: now,
+          expires_at: input.expiresAt,
+          revoked_at: null,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    },
+
+    /** The key a request presents, if it exists at all (the caller checks revocation and expiry). */
+    async findKey(key: string): Promise<ApiKey | undefined> {
+      const row = await db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('key_hash', '=', sha256(key))
+        .executeTakeFirst();
+      return row ? toKey(row) : undefined;
+    },
+
+    async listKeys(): Promise<ApiKey[]> {
+      const rows = await db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
+      return rows.map(toKey);
+    },
+
+    /** Revokes by id; false when there is no such live key. */
+    async revokeKey(id: string, now: number): Promise<boolean> {
+      const result = await db
+        .updateTable('api_keys')
+        .set({ revoked_at: now })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+  };
+}
+
+export type ApiKeyStore = ReturnType<typeof createApiKeyStore>;
