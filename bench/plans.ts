@@ -1,0 +1,191 @@
+/**
+ * Plan API benchmarks: the ingest time of the real PY2025 Plan Attributes PUF, and lookup throughput
+ * (GET /api/v1/counties/by/zip/{zip}, GET /api/v1/plans/{id}) with autocannon against a real server
+ * process. Reads the real files from ../shared/data. `npm run bench:plans -- --help` for the options.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { connect } from '../src/storage/connect.js';
+import { getLoad, type LoadResult } from './load.js';
+import { createDatabase, runCli, startServer, type BenchDatabase, type DatabaseKind } from './server.js';
+
+const HELP = `Usage: npm run bench:plans -- [options]
+
+Loads the real public files of ../shared/data into a fresh database with \`openenroll ingest\` (timing the
+PY2025 Plan Attributes PUF load), starts \`openenroll serve\`, creates an API key with \`openenroll keys
+create\`, and loads GET /api/v1/counties/by/zip/{zip} (every ZIP of the HUD file in turn) and GET
+/api/v1/plans/{id}?year=2025 (every PY2025 plan in turn) with autocannon.
+
+Options:
+  --db <sqlite|postgres|both>   database(s) (default: sqlite)
+  --duration <s>                seconds of load per lookup benchmark (default: 10)
+  --connections <n>             autocannon connections (default: 10)
+  --pg-url <url>                PostgreSQL server (default: $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/test)
+  --no-write                    do not update bench/RESULTS.md
+  -h, --help                    show this help
+`;
+
+const DATA = resolve(import.meta.dirname, '../../shared/data');
+const RESULTS = resolve(import.meta.dirname, 'RESULTS.md');
+const FILES = {
+  counties: [`${DATA}/geo/census_2010_national_county_fips.csv`, `${DATA}/geo/county_fips_changes_since_2010.csv`],
+  zip: `${DATA}/geo/ZIP_COUNTY_032023.csv`,
+  planAttributes: `${DATA}/marketplace_puf/2025/plan-attributes-puf.zip`,
+  serviceAreas: `${DATA}/marketplace_puf/2025/service-area-puf.csv`,
+};
+
+interface Figures {
+  database: string;
+  ingestSeconds: number;
+  ingestRows: string;
+  lookups: { name: string; load: LoadResult }[];
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function timedIngest(database: BenchDatabase, kind: string, files: string[], year?: number) {
+  const started = performance.now();
+  const out = await runCli(database, ['ingest', kind, ...files, ...(year ? ['--year', String(year)] : []), '--json']);
+  const seconds = (performance.now() - started) / 1000;
+  const summary = JSON.parse(out.trim().split('\n').pop()!) as { read: number; stored: number };
+  return { seconds, summary };
+}
+
+async function targetsFrom(database: BenchDatabase) {
+  const storage = await connect(database.url.startsWith('sqlite:') ? database.url : database.url);
+  try {
+    const zips = await storage.db.selectFrom('geo_zip_counties').select('zip').distinct().orderBy('zip').execute();
+    const plans = await storage.db
+      .selectFrom('plans')
+      .select('plan_id')
+      .where('year', '=', 2025)
+      .orderBy('plan_id')
+      .execute();
+    return { zips: zips.map((r) => r.zip), plans: plans.map((r) => r.plan_id) };
+  } finally {
+    await storage.close();
+  }
+}
+
+async function runOn(kind: DatabaseKind, options: { duration: number; connections: number; pgUrl: string }) {
+  const database = await createDatabase(kind, options.pgUrl);
+  try {
+    await runCli(database, ['migrate']);
+    await timedIngest(database, 'counties', FILES.counties);
+    await timedIngest(database, 'zip-county', [FILES.zip]);
+    const pa = await timedIngest(database, 'plan-attributes', [FILES.planAttributes]);
+    await timedIngest(database, 'service-areas', [FILES.serviceAreas]);
+    console.log(`${kind}: plan-attributes ${pa.summary.read} rows read, ${pa.summary.stored} stored in ${pa.seconds.toFixed(2)} s`);
+    const key = JSON.parse(
+      (await runCli(database, ['keys', 'create', '--name', 'bench', '--per-second', '1000000', '--per-minute', '100000000', '--json'])).trim(),
+    ) as { key: string };
+    const { zips, plans } = await targetsFrom(database);
+    const server = await startServer({ database, sandboxEnrollees: 1 });
+    try {
+      const zipTargets = zips.map((zip) => ({
+        path: `/api/v1/counties/by/zip/${zip}?apikey=${key.key}`,
+        check: (body: string) => body.startsWith('{"counties":[{'),
+      }));
+      const planTargets = plans.map((id) => ({
+        path: `/api/v1/plans/${id}?year=2025&apikey=${key.key}`,
+        check: (body: string) => body.includes(`"id":"${id}"`),
+      }));
+      // Warm the server's JIT before measuring.
+      await getLoad(server.url, '', zipTargets, options.connections, 2);
+      await getLoad(server.url, '', planTargets, options.connections, 2);
+      const lookups = [
+        { name: 'GET /counties/by/zip/{zip}', load: await getLoad(server.url, '', zipTargets, options.connections, options.duration) },
+        { name: 'GET /plans/{plan_id}', load: await getLoad(server.url, '', planTargets, options.connections, options.duration) },
+      ];
+      return {
+        database: database.label,
+        ingestSeconds: pa.seconds,
+        ingestRows: `${pa.summary.read} rows → ${pa.summary.stored} stored`,
+        lookups,
+      } satisfies Figures;
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await database.drop();
+  }
+}
+
+function markdown(figures: Figures[], command: string): string {
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}`;
+  const lines = [
+    `Command: \`${command}\` — ${new Date().toISOString().slice(0, 10)}, commit ${commit}, ${machine}, Node ${process.version}.`,
+    '',
+    '| Database | Plan Attributes PUF ingest (CLI process, wall clock) | Lookup | Req/s | p50 (ms) | p99 (ms) | Errors | Malformed |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  for (const f of figures) {
+    for (const { name, load } of f.lookups) {
+      const sorted = [...load.latencies].sort((a, b) => a - b);
+      const errors = Object.values(load.failures).reduce((a, b) => a + b, 0) + load.result.errors + load.result.timeouts;
+      lines.push(
+        `| ${f.database} | ${f.ingestSeconds.toFixed(2)} s (${f.ingestRows}) | ${name} | ${(load.latencies.length / load.activeSeconds).toFixed(0)} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${errors} | ${load.malformed} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+function writeResults(section: string): void {
+  const start = '<!-- plan-api:start -->';
+  const end = '<!-- plan-api:end -->';
+  const text = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '';
+  const block = `${start}\n${section}\n${end}`;
+  const next = text.includes(start)
+    ? text.replace(new RegExp(`${start}[\\s\\S]*?${end}`), block)
+    : `${text.trimEnd()}\n\n## Plan API (generated by \`npm run bench:plans\`)\n\n${block}\n`;
+  writeFileSync(RESULTS, next);
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      db: { type: 'string', default: 'sqlite' },
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '10' },
+      'pg-url': { type: 'string' },
+      'no-write': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (!existsSync(FILES.planAttributes)) {
+    console.error(`bench:plans needs the real files in ${DATA} (../shared/data beside the checkout)`);
+    return 2;
+  }
+  const kinds: DatabaseKind[] = values.db === 'both' ? ['sqlite', 'postgres'] : [values.db as DatabaseKind];
+  if (!kinds.every((k) => k === 'sqlite' || k === 'postgres')) {
+    console.error(`--db must be sqlite, postgres or both, got "${values.db}"`);
+    return 2;
+  }
+  const duration = Number(values.duration);
+  const connections = Number(values.connections);
+  if (!(duration > 0) || !(connections > 0)) {
+    console.error('--duration and --connections must be positive numbers');
+    return 2;
+  }
+  const pgUrl = values['pg-url'] ?? process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const figures: Figures[] = [];
+  for (const kind of kinds) figures.push(await runOn(kind, { duration, connections, pgUrl }));
+  const section = markdown(figures, `npm run bench:plans -- ${process.argv.slice(2).join(' ')}`.trim());
+  console.log(section);
+  if (!values['no-write']) writeResults(section);
+  return 0;
+}
+
+process.exitCode = await main();
