@@ -5,6 +5,8 @@ import { CommandError } from './commands/context.js';
 import { registerEnrolleeCommands } from './commands/enrollees.js';
 import { registerFhirCommands } from './commands/fhir.js';
 import { registerIngestCommands } from './commands/ingest.js';
+import { registerKeyCommands } from './commands/keys.js';
+import { registerSampleMarketCommands } from './commands/sample-market.js';
 import { registerServeCommands } from './commands/serve.js';
 
 const program = new Command('openenroll')
@@ -21,6 +23,8 @@ registerAppCommands(program);
 registerEnrolleeCommands(program);
 registerFhirCommands(program);
 registerIngestCommands(program);
+registerKeyCommands(program);
+registerSampleMarketCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -16,10 +16,19 @@ import { ensureSandboxEnrollees } from './auth/sandbox/enrollees.js';
 import { createFhirStore } from './auth/store/fhir.js';
 import { createConnectedAppStore } from './auth/store/connected-apps.js';
 import { ensureSandboxClaims } from './ingest/sandbox-claims.js';
+import { ensureSampleMarket } from './ingest/sample-market.js';
 import { PLAN_API_PREFIX, registerPlansService } from './plans/app.js';
 import type { PlansDeps } from './plans/deps.js';
 import { createApiKeyStore } from './plans/store/api-keys.js';
 import { createDatasetStore } from './plans/store/datasets.js';
+import { createCrosswalkStore } from './plans/store/crosswalk.js';
+import { createGeographyStore } from './plans/store/geography.js';
+import { createIssuerStore } from './plans/store/issuers.js';
+import { createMarketplaceStore } from './plans/store/marketplace.js';
+import { createMedicaidStore } from './plans/store/medicaid.js';
+import { createPlanDetailStore } from './plans/store/plan-details.js';
+import { createQualityStore } from './plans/store/quality.js';
+import { createRatingAreaStore } from './plans/store/rating-areas.js';
 import { createSampleTracker } from './plans/gateway/sample-data.js';
 import { createMemoryCounters } from './storage/counters.js';
 import { ensureSandboxApiKey } from './plans/sandbox-key.js';
@@ -82,6 +91,14 @@ export function plansDeps(config: Config, storage: Storage, redis?: Redis, now =
   return {
     apiKeys: createApiKeyStore(storage.db),
     datasets,
+    geography: createGeographyStore(storage.db),
+    ratingAreas: createRatingAreaStore(storage.db),
+    marketplace: createMarketplaceStore(storage.db),
+    medicaid: createMedicaidStore(storage.db),
+    issuers: createIssuerStore(storage.db),
+    planDetails: createPlanDetailStore(storage.db),
+    quality: createQualityStore(storage.db),
+    crosswalks: createCrosswalkStore(storage.db),
     rateCounters: redis ? createRedisCounters(redis, config.redisKeyPrefix) : createMemoryCounters(),
     samples: createSampleTracker(() => datasets.listDatasets(), now),
     now,
@@ -106,6 +123,7 @@ export async function buildService(
     await ensureSandboxEnrollees(deps.enrollees, config.sandboxEnrollees, deps.now());
     await ensureSandboxClaims(deps, config.sandboxEnrollees, deps.now());
     await ensureSandboxApiKey(plans.apiKeys, config, plans.now());
+    if (config.sampleMarket) await ensureSampleMarket(storage, plans.now());
   }
   const app = await createHttpServer({
     logger,

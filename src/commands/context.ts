@@ -32,3 +32,18 @@ export function printTable(rows: Record<string, string>[]): void {
 
 /** A user-facing failure: printed without a stack, exit code 1. */
 export class CommandError extends Error {}
+
+/** An option that must be a whole number in [min, max]; undefined when the option was not given. */
+export function wholeNumberOption(
+  option: string,
+  value: string | undefined,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) {
+    throw new CommandError(`${option} must be a whole number from ${min} to ${max}, got "${value}"`);
+  }
+  return n;
+}

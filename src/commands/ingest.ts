@@ -22,7 +22,7 @@ function wholeNumber(
 function printSummary(summary: IngestSummary): void {
   const years = summary.years.filter((y) => y !== 0);
   console.log(
-    `${summary.kind}: read ${summary.read} rows, stored ${summary.stored}` +
+    `${summary.kind}: read ${summary.read} rows, wrote ${summary.stored} table rows` +
       (years.length > 0 ? ` for ${years.join(', ')}` : '') +
       `, rejected ${summary.rejectedCount}`,
   );
@@ -41,13 +41,14 @@ export function registerIngestCommands(program: Command): void {
     )
     .option('--year <year>', "the year the data is for (default: the files' own year column or name)")
     .option('--allow-rejects <n>', 'store the load even if up to n rows are rejected (default 0)', '0')
+    .option('--sample', 'label the data as sample data (files written by "openenroll sample-market")')
     .option('--json', 'print the summary as JSON')
     .addHelpText('after', `\nKinds:\n${kinds}\n`)
     .action(
       async (
         kind: string,
         files: string[],
-        opts: { year?: string; allowRejects: string; json?: boolean },
+        opts: { year?: string; allowRejects: string; json?: boolean; sample?: boolean },
       ) => {
         const format = findFormat(kind);
         if (!format) {

@@ -2,6 +2,13 @@ import type { App } from '../shared/http.js';
 import type { PlansDeps } from './deps.js';
 import { apiKeyGate } from './gateway/api-key.js';
 import { sampleLabel } from './gateway/sample-data.js';
+import { registerCrosswalkRoutes } from './routes/crosswalk.js';
+import { registerGeographyRoutes } from './routes/geography.js';
+import { registerHouseholdRoutes } from './routes/households.js';
+import { registerIssuerRoutes } from './routes/issuers.js';
+import { registerPlanRoutes } from './routes/plans.js';
+import { registerQualityRoutes } from './routes/quality.js';
+import { registerStateRoutes } from './routes/states.js';
 import { registerVersionRoutes } from './routes/versions.js';
 
 export const PLAN_API_PREFIX = '/api/v1';
@@ -20,6 +27,13 @@ export async function registerPlansService(app: App, deps: PlansDeps): Promise<v
         void reply.code(404).send({ message: 'no Route matched with those values' });
       });
       registerVersionRoutes(api, deps);
+      registerGeographyRoutes(api, deps);
+      registerStateRoutes(api, deps);
+      registerIssuerRoutes(api, deps);
+      registerPlanRoutes(api, deps);
+      registerQualityRoutes(api, deps);
+      registerCrosswalkRoutes(api, deps);
+      registerHouseholdRoutes(api, deps);
     },
     { prefix: PLAN_API_PREFIX },
   );

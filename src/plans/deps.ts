@@ -1,12 +1,28 @@
 import type { Counters } from '../shared/counters.js';
 import type { ApiKeyStore } from './store/api-keys.js';
+import type { CrosswalkStore } from './store/crosswalk.js';
 import type { DatasetStore } from './store/datasets.js';
+import type { GeographyStore } from './store/geography.js';
+import type { IssuerStore } from './store/issuers.js';
+import type { MarketplaceStore } from './store/marketplace.js';
+import type { MedicaidStore } from './store/medicaid.js';
+import type { PlanDetailStore } from './store/plan-details.js';
+import type { QualityStore } from './store/quality.js';
+import type { RatingAreaStore } from './store/rating-areas.js';
 import type { SampleTracker } from './gateway/sample-data.js';
 
 /** What the plan API's routes are built from; the server assembles it, tests may assemble their own. */
 export interface PlansDeps {
   apiKeys: ApiKeyStore;
   datasets: DatasetStore;
+  geography: GeographyStore;
+  ratingAreas: RatingAreaStore;
+  marketplace: MarketplaceStore;
+  medicaid: MedicaidStore;
+  issuers: IssuerStore;
+  planDetails: PlanDetailStore;
+  quality: QualityStore;
+  crosswalks: CrosswalkStore;
   /** Rate-limit counters: in this process, or in Redis when several instances share one budget. */
   rateCounters: Counters;
   samples: SampleTracker;

@@ -3,10 +3,14 @@ import type { DatasetInfo } from './store/datasets.js';
 /** Ingest kinds that load plans: a year with one of them loaded is a market year we serve. */
 export const PLAN_KINDS = ['plan-attributes', 'landscape'] as const;
 
-/** Supported market years (ascending) and the current one (the latest loaded). */
+/**
+ * Supported market years (ascending) and the current one: the latest year with real plans, or the
+ * latest sample year when only the generated sample market is loaded (real data outranks the sample).
+ */
 export function marketYears(datasets: DatasetInfo[]): { current: number | undefined; supported: number[] } {
-  const years = [
-    ...new Set(datasets.filter((d) => (PLAN_KINDS as readonly string[]).includes(d.kind)).map((d) => d.year)),
-  ].sort((a, b) => a - b);
-  return { current: years.at(-1), supported: years };
+  const plans = datasets.filter((d) => (PLAN_KINDS as readonly string[]).includes(d.kind));
+  const sorted = (list: DatasetInfo[]) => [...new Set(list.map((d) => d.year))].sort((a, b) => a - b);
+  const years = sorted(plans);
+  const real = sorted(plans.filter((d) => !d.sample));
+  return { current: real.at(-1) ?? years.at(-1), supported: years };
 }

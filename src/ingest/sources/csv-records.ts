@@ -86,9 +86,11 @@ export class CsvRecordParser {
   #scan(text: string, final: boolean): CsvRecord[] {
     const out: CsvRecord[] = [];
     let pos = 0;
+    // The next LF, looked up again only once passed (a file of CR line ends has none: search once).
+    let lf = -2;
     while (pos < text.length) {
       // Fast path: a whole line without quotes or stray CRs splits natively (most lines of the CMS files).
-      const lf = text.indexOf('\n', pos);
+      if (lf !== -1 && lf < pos) lf = text.indexOf('\n', pos);
       if (lf !== -1) {
         const end = lf > pos && text.charCodeAt(lf - 1) === CR ? lf - 1 : lf;
         const line = text.slice(pos, end);

@@ -44,8 +44,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('fips', 'text', (c) => c.notNull())
     .addColumn('state', 'text', (c) => c.notNull())
     .addColumn('city', 'text', (c) => c.notNull())
-    .addColumn('res_ratio', 'real', (c) => c.notNull())
-    .addColumn('tot_ratio', 'real', (c) => c.notNull())
+    .addColumn('res_ratio', 'double precision', (c) => c.notNull())
+    .addColumn('tot_ratio', 'double precision', (c) => c.notNull())
     .addPrimaryKeyConstraint('geo_zip_counties_pk', ['zip', 'fips'])
     .execute();
   await db.schema.createIndex('geo_zip_counties_fips').on('geo_zip_counties').columns(['fips']).execute();
@@ -69,7 +69,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('state', 'text', (c) => c.notNull())
     .addColumn('program', 'text', (c) => c.notNull())
     .addColumn('category', 'text', (c) => c.notNull())
-    .addColumn('pct_fpl', 'real')
+    .addColumn('pct_fpl', 'double precision')
     .addPrimaryKeyConstraint('medicaid_limits_pk', ['year', 'quarter', 'state', 'program', 'category'])
     .execute();
 
@@ -106,7 +106,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('service_area_id', 'text')
     .addColumn('network_id', 'text')
     .addColumn('hsa_eligible', 'integer', (c) => c.notNull())
-    .addColumn('ehb_pct', 'real')
+    .addColumn('ehb_pct', 'double precision')
     .addColumn('source', 'text', (c) => c.notNull())
     .addColumn('detail', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('plans_pk', ['year', 'plan_id'])
@@ -144,7 +144,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('fips', 'text', (c) => c.notNull())
     .addColumn('rating_area', 'integer', (c) => c.notNull())
     .addColumn('premiums', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('plan_counties_pk', ['year', 'plan_id', 'fips'])
+    // A county split between rating areas by 3-digit ZIP lists a plan once per area (ID 2017).
+    .addPrimaryKeyConstraint('plan_counties_pk', ['year', 'plan_id', 'fips', 'rating_area'])
     .execute();
   await db.schema.createIndex('plan_counties_fips').on('plan_counties').columns(['year', 'fips']).execute();
 

@@ -4,6 +4,14 @@ import { zipCountyFormat } from './zip-county.js';
 import { ratingAreasFormat } from './rating-areas.js';
 import { medicaidFormat } from './medicaid.js';
 import { landscapeFormat } from './landscape.js';
+import { planAttributesFormat } from './plan-attributes.js';
+import { serviceAreasFormat } from './service-areas.js';
+import { ratesFormat } from './rates.js';
+import { benefitsFormat } from './benefits.js';
+import { crosswalkFormat } from './crosswalk.js';
+import { qualityFormat } from './quality.js';
+import { networksFormat } from './networks.js';
+import { businessRulesFormat } from './business-rules.js';
 
 /** Every ingest kind, in the order a first full load would run them (geography before plans). */
 export const ingestFormats: IngestFormat[] = [
@@ -12,6 +20,14 @@ export const ingestFormats: IngestFormat[] = [
   ratingAreasFormat,
   medicaidFormat,
   landscapeFormat,
+  planAttributesFormat,
+  serviceAreasFormat,
+  ratesFormat,
+  benefitsFormat,
+  crosswalkFormat,
+  qualityFormat,
+  networksFormat,
+  businessRulesFormat,
 ];
 
 export function findFormat(kind: string): IngestFormat | undefined {

@@ -49,9 +49,9 @@ export interface PremiumColumn {
 
 const AGES = [21, 27, 30, 40, 50, 60];
 
-/** Family tiers as the files name them (`Couple+3 or more Children, Age 40`) and our key stems. */
+/** Family tiers as the files name them (`Premium Couple 40`, `Couple+3 or more Children, Age 40`). */
 const TIERS: [stem: string, header: string][] = [
-  ['couple', 'premium couple'],
+  ['couple', 'couple'],
   ['couple_1_child', 'couple 1 child age'],
   ['couple_2_children', 'couple 2 children age'],
   ['couple_3_children', 'couple 3 or more children age'],
@@ -62,8 +62,9 @@ const TIERS: [stem: string, header: string][] = [
 
 /**
  * Every premium column a landscape year has published, in a fixed order so `premiums` JSON keys are
- * stable: the child rate (from PY2018 split into ages 0–14 and 18), single adults by age, then family
- * tiers by the age of the adult(s). Columns a year lacks are left out of the JSON.
+ * stable: the child rate (split into ages 0–14 and 18 by later years, whose age curve rates 0–14 as one
+ * band), single adults by age, then family tiers by the age of the adult(s). Columns a year lacks are
+ * left out of the JSON.
  */
 export const PREMIUM_COLUMNS: PremiumColumn[] = [
   { key: 'child', names: ['premium child'] },
@@ -81,31 +82,26 @@ export interface LandscapeVariant {
   /** How the column names end (`… - 73 Percent`). */
   column: string;
   csr: CsrVariant;
-  /** The Plan Attributes PUF's `CSRVariationType` for the variant ('' = by metal level, below). */
-  csrType: string;
 }
 
 // HIOS variant suffixes (CMS Plan Attributes PUF data dictionary): -01 on-exchange standard plan,
 // -04/-05/-06 the 73/87/94 % AV silver CSR variants.
 export const VARIANTS: LandscapeVariant[] = [
-  { suffix: '01', column: 'standard', csr: 'Exchange variant (no CSR)', csrType: '' },
+  { suffix: '01', column: 'standard', csr: 'Exchange variant (no CSR)' },
   {
     suffix: '04',
     column: '73 percent',
     csr: '73% AV Level Silver Plan CSR',
-    csrType: '73% AV Level Silver Plan',
   },
   {
     suffix: '05',
     column: '87 percent',
     csr: '87% AV Level Silver Plan CSR',
-    csrType: '87% AV Level Silver Plan',
   },
   {
     suffix: '06',
     column: '94 percent',
     csr: '94% AV Level Silver Plan CSR',
-    csrType: '94% AV Level Silver Plan',
   },
 ];
 

@@ -59,7 +59,8 @@ export function planWrites(
         year,
         variant_id: `${planId}-${variant.suffix}`,
         plan_id: planId,
-        csr_type: variant.csrType || `Standard ${metal} On Exchange Plan`,
+        // The API's CSR name, as the Plan Attributes format stores it.
+        csr_type: variant.csr,
         name,
         source: SOURCE,
         detail: JSON.stringify(detail),

@@ -63,8 +63,9 @@ export function costLimits(
     const text = col.get(cells, `${stem} ${variant.column}`).replace(/\s+/g, ' ');
     if (text === '') continue;
     const match = AMOUNT.exec(text);
-    if (!match && /\d/.test(text))
+    if (!match && /\d/.test(text)) {
       return new Reject(`${stem} (${variant.column}) "${text}" is not an amount`);
+    }
     const amount = match ? Number(match[1]!.replace(/,/g, '')) : null;
     out[limit].push({
       type,

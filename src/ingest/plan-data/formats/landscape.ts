@@ -24,19 +24,22 @@ interface LoadState {
 }
 const loads = new WeakMap<Set<string>, LoadState>();
 
-function pufOwned(db: Transaction<Database>, year: number): Promise<PufOwned> {
-  const ids = (table: 'plans' | 'issuers', column: 'plan_id' | 'issuer_id') =>
+async function pufOwned(db: Transaction<Database>, year: number): Promise<PufOwned> {
+  const [plans, issuers] = await Promise.all([
     db
-      .selectFrom(table)
-      .select(column)
+      .selectFrom('plans')
+      .select('plan_id')
       .where('year', '=', year)
       .where('source', '<>', 'landscape')
-      .execute()
-      .then((rows) => new Set(rows.map((r) => (r as Record<string, string>)[column]!)));
-  return Promise.all([ids('plans', 'plan_id'), ids('issuers', 'issuer_id')]).then(([plans, issuers]) => ({
-    plans,
-    issuers,
-  }));
+      .execute(),
+    db
+      .selectFrom('issuers')
+      .select('issuer_id')
+      .where('year', '=', year)
+      .where('source', '<>', 'landscape')
+      .execute(),
+  ]);
+  return { plans: new Set(plans.map((r) => r.plan_id)), issuers: new Set(issuers.map((r) => r.issuer_id)) };
 }
 
 /** The row's county FIPS: the 2017+ FIPS column, else its name resolved through `geo_counties`. */
@@ -82,7 +85,9 @@ export const landscapeFormat: IngestFormat = {
       async row(cells, year) {
         const col = columns(cells);
         const planId = col.get(cells, ...COLUMN.planId);
-        if (!PLAN_ID.test(planId)) return new Reject(`Plan ID "${planId}" is not a 14-character HIOS plan id`);
+        if (!PLAN_ID.test(planId)) {
+          return new Reject(`Plan ID "${planId}" is not a 14-character HIOS plan id`);
+        }
         const usps = col.get(cells, ...COLUMN.state);
         if (!STATE.test(usps)) return new Reject(`State "${usps}" is not a state code`);
         if (planId.slice(5, 7) !== usps) return new Reject(`Plan ID ${planId} is not a plan of ${usps}`);
@@ -100,22 +105,21 @@ export const landscapeFormat: IngestFormat = {
         const plan = planWrites(cells, col, { year, planId, state: usps, issuerId });
         if (plan instanceof Reject) return plan;
 
-        // plan_counties keeps one rating area per (plan, county). Counties split between rating areas by
-        // 3-digit ZIP (Idaho 2017) list a plan once per area; only the first area can be stored.
-        const countyKey = `${year}|${planId}|${fips}`;
-        const earlier = load.areas.get(countyKey);
-        if (earlier !== undefined) {
-          return new Reject(
-            earlier === area
-              ? `plan ${planId} in county ${fips} appears twice`
-              : `plan ${planId} in county ${fips} is listed for rating areas ${earlier} and ${area}; ` +
-                  `plan_counties holds one area per county, ${earlier} was kept`,
-          );
-        }
+        // A county split between rating areas by 3-digit ZIP (Idaho 2017) lists a plan once per area, so
+        // the key carries the area; the same (plan, county, area) twice is a duplicate row.
+        const countyKey = `${year}|${planId}|${fips}|${area}`;
+        if (load.areas.has(countyKey))
+          return new Reject(`plan ${planId} in county ${fips} (rating area ${area}) appears twice`);
         load.areas.set(countyKey, area);
 
         const writes: Write[] = [
-          write('plan_counties', { year, plan_id: planId, fips, rating_area: area, premiums: JSON.stringify(prices) }),
+          write('plan_counties', {
+            year,
+            plan_id: planId,
+            fips,
+            rating_area: area,
+            premiums: JSON.stringify(prices),
+          }),
         ];
         let owned = load.puf.get(year);
         if (!owned) load.puf.set(year, (owned = pufOwned(db, year)));

@@ -35,14 +35,16 @@ export const medicaidFormat: IngestFormat = {
       yearOf: only === undefined ? (cells) => yearCell(cells, YEAR) : undefined,
       row(cells, year) {
         const own = yearCell(cells, YEAR);
-        if (own === undefined || Number.isNaN(own))
+        if (own === undefined || Number.isNaN(own)) {
           return new Reject(`${YEAR} "${cells[YEAR] ?? ''}" is not a year`);
+        }
         if (only !== undefined && own !== only) return [];
         const state = (cells.state ?? '').trim();
         const program = (cells.program ?? '').trim();
         const category = (cells.category ?? '').trim();
-        if (!STATE.test(state) || !isStateCode(state))
+        if (!STATE.test(state) || !isStateCode(state)) {
           return new Reject(`state "${state}" is not a state code`);
+        }
         if (!KEY.test(program)) return new Reject(`program "${program}" is not a program key`);
         if (!KEY.test(category)) return new Reject(`category "${category}" is not a category key`);
         const text = (cells[LIMIT] ?? '').trim();

@@ -14,7 +14,6 @@ export interface AreaRow {
 
 /** A published table of rating areas: the columns that identify it and how a row reads. */
 export interface Layout {
-  name: string;
   columns: readonly string[];
   /** An `AreaRow`, a Reject, or null for a row that carries no area by design. */
   read(cells: Record<string, string>): AreaRow | Reject | null;
@@ -60,12 +59,12 @@ const ZIP3_COUNTY: Record<string, string> = { CA: LOS_ANGELES };
  * aca_rating_areas.csv`, as derived in `premiums/policyengine_derived/county_rating_area_2025_…csv`).
  */
 const policyEngineCounties: Layout = {
-  name: 'county_fips,state,rating_area',
   columns: ['county_fips', 'state', 'rating_area'],
   read(cells) {
     const fips = cell(cells, 'county_fips');
-    if (!FIPS_COUNTY.test(fips))
+    if (!FIPS_COUNTY.test(fips)) {
       return new Reject(`county_fips "${fips}" is not a five-digit county FIPS code`);
+    }
     const state = stateOf(fips.slice(0, 2), cell(cells, 'state'), 'state');
     if (state instanceof Reject) return state;
     const area = areaNumber(cell(cells, 'rating_area'), 'rating_area');
@@ -75,7 +74,6 @@ const policyEngineCounties: Layout = {
 
 /** hrecht/marketplace-data `ratingareas/CountyRAs.csv` (2014): FIPS without leading zeros, state in full. */
 const hrechtCounties: Layout = {
-  name: 'statefip,state,countyfip,ratingarea',
   columns: ['statefip', 'state', 'countyfip', 'ratingarea'],
   read(cells) {
     const stateFips = cell(cells, 'statefip').padStart(2, '0');
@@ -99,7 +97,6 @@ const hrechtCounties: Layout = {
  * where the rows are Los Angeles County's.
  */
 const hrechtZip3: Layout = {
-  name: 'statefip,state,ratingarea,zip3',
   columns: ['statefip', 'state', 'ratingarea', 'zip3'],
   read(cells) {
     const state = stateOf(cell(cells, 'statefip'), cell(cells, 'state'), 'state');
@@ -117,7 +114,6 @@ const hrechtZip3: Layout = {
  * GRA page): `zip3,rating_area,effective`. The file names no state or county: it is LA County's.
  */
 const losAngelesZip3: Layout = {
-  name: 'zip3,rating_area',
   columns: ['zip3', 'rating_area'],
   read(cells) {
     const prefix = zip3(cell(cells, 'zip3'));

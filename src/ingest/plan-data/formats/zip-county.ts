@@ -8,6 +8,12 @@ import { FIPS_COUNTY, STATE, ZIP5 } from '../values.js';
 // 2021: ZIP, COUNTY, USPS_ZIP_PREF_CITY, USPS_ZIP_PREF_STATE, RES_RATIO, BUS_RATIO, OTH_RATIO, TOT_RATIO.
 // Older vintages spell them in lower case and have no city or state; those columns are optional.
 const REQUIRED = [['zip'], ['county'], ['res ratio'], ['tot ratio']] as const;
+const PUBLISHED: Record<string, string> = {
+  zip: 'ZIP',
+  county: 'COUNTY',
+  'res ratio': 'RES_RATIO',
+  'tot ratio': 'TOT_RATIO',
+};
 
 /** HUD's county for addresses it could not place: not a county, so the row is left out. */
 const UNKNOWN_COUNTY = '99999';
@@ -35,7 +41,7 @@ export const zipCountyFormat: IngestFormat = {
   summary: 'HUD USPS ZIP→county crosswalk (ZIP,COUNTY,…,RES_RATIO,…,TOT_RATIO), .xlsx or .csv',
   owns: [{ table: 'geo_zip_counties', scope: 'all' }],
   yearOptional: true,
-  missingColumns: (header) => missingGroups(header, REQUIRED).map((name) => name.toUpperCase()),
+  missingColumns: (header) => missingGroups(header, REQUIRED).map((name) => PUBLISHED[name] ?? name),
   start({ seen }) {
     const columns = lazyColumns();
     return {
@@ -45,8 +51,9 @@ export const zipCountyFormat: IngestFormat = {
         const fips = padded(col.get(cells, 'county'), 5);
         if (fips === UNKNOWN_COUNTY) return [];
         if (!ZIP5.test(zip)) return new Reject(`ZIP "${zip}" is not five digits`);
-        if (!FIPS_COUNTY.test(fips))
-          return new Reject(`COUNTY "${fips}" is not a five-digit county FIPS code`);
+        if (!FIPS_COUNTY.test(fips) || !stateOfFips(fips.slice(0, 2))) {
+          return new Reject(`COUNTY "${fips}" is not a county FIPS code (state code and three digits)`);
+        }
         // The ZIP's USPS state when the file names it (a ZIP in DC can reach into a Virginia county: the
         // row keeps DC); otherwise the county's own state.
         const state = col.get(cells, 'usps zip pref state') || stateOfFips(fips.slice(0, 2)) || '';

@@ -1,0 +1,52 @@
+import { write, type Write } from '../../../plans/store/datasets.js';
+import { Reject, missingFrom, type IngestFormat } from '../format.js';
+import { yearCell } from '../values.js';
+import { Preferred, cell, issuerAndState, marketOf, marketRank, perLoad } from './puf-cells.js';
+
+const REQUIRED = ['BusinessYear', 'StateCode', 'IssuerId', 'NetworkName', 'NetworkId', 'NetworkURL'];
+
+const NETWORK_ID = /^([A-Z]{2})N\d{3}$/;
+
+const networksOf = perLoad(() => new Preferred<Write>());
+
+/**
+ * CMS Network PUF: each issuer's provider networks with their names and directory URLs (the plan's
+ * `network_url`). URLs are kept as written (early files omit the scheme). Year: BusinessYear.
+ */
+export const networksFormat: IngestFormat = {
+  kind: 'networks',
+  summary: 'CMS Network PUF (network-puf.csv): provider network names and directory URLs',
+  owns: [{ table: 'networks', scope: 'year' }],
+  missingColumns: (header) => missingFrom(header, REQUIRED),
+  start({ seen }) {
+    // A network listed once per market keeps one row (see marketRank).
+    const networks = networksOf(seen);
+    return {
+      yearOf: (cells) => yearCell(cells, 'BusinessYear'),
+      row(cells, year) {
+        const ids = issuerAndState(cells);
+        if (ids instanceof Reject) return ids;
+        const networkId = cell(cells, 'NetworkId');
+        const id = NETWORK_ID.exec(networkId);
+        if (!id) return new Reject(`NetworkId "${networkId}" is not a network id like TXN001`);
+        if (id[1] !== ids.state) return new Reject(`NetworkId ${networkId} is not a network of ${ids.state}`);
+        const name = cell(cells, 'NetworkName');
+        if (name === '') return new Reject('NetworkName is empty');
+        const market = marketOf(cells, true);
+        if (market instanceof Reject) return market;
+        networks.offer(`${year}|${ids.issuerId}|${networkId}`, marketRank(market), () =>
+          write('networks', {
+            year,
+            issuer_id: ids.issuerId,
+            network_id: networkId,
+            state: ids.state,
+            name,
+            url: cell(cells, 'NetworkURL'),
+          }),
+        );
+        return [];
+      },
+      finish: () => networks.take(),
+    };
+  },
+};

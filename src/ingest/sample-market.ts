@@ -1,0 +1,102 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { IngestFormat } from './plan-data/format.js';
+import { findFormat } from './plan-data/formats/index.js';
+import { runIngest, type IngestSummary } from './plan-data/run.js';
+import type { Storage } from '../storage/connect.js';
+import { createDbCounters } from '../storage/counters.js';
+import { PLAN_KINDS } from '../plans/market-years.js';
+import { createDatasetStore, type DatasetInfo, type DatasetStore } from '../plans/store/datasets.js';
+import { writeSampleMarket } from '../plans/sample/files.js';
+import { SAMPLE_MARKET_SEED } from '../plans/sample/market.js';
+
+/** The lease one instance takes to load the sample; others wait for it instead of loading it twice. */
+const LEASE = 'sample-market:load';
+// A load takes about a second; the lease outlasts a slow one by far, and a waiting instance gives up
+// (and starts without the sample) only after the lease of a dead holder would have lapsed.
+const LEASE_SECONDS = 120;
+const WAIT_MS = 150_000;
+
+async function hasPlans(datasets: DatasetStore): Promise<boolean> {
+  return (await datasets.listDatasets()).some((d) => (PLAN_KINDS as readonly string[]).includes(d.kind));
+}
+
+/**
+ * Geography the sample brings along only where none is loaded yet (from real files, or by an earlier
+ * sample load that stopped half way): a national county list must not give way to three counties.
+ */
+const GEOGRAPHY = new Set(['counties', 'zip-county', 'rating-areas']);
+
+function alreadyLoaded(datasets: DatasetInfo[], format: IngestFormat, year: number): boolean {
+  // Geography of one vintage (counties, ZIPs) is one dataset whatever its year; rating areas are per year.
+  const same = (d: DatasetInfo) => d.kind === format.kind && (format.yearOptional || d.year === year);
+  return GEOGRAPHY.has(format.kind) && datasets.some(same);
+}
+
+export interface SampleMarketLoad {
+  year: number;
+  summaries: IngestSummary[];
+}
+
+async function load(storage: Storage, now: number, seed: number): Promise<SampleMarketLoad> {
+  const year = new Date(now).getUTCFullYear();
+  const datasets = createDatasetStore(storage.db);
+  const before = await datasets.listDatasets();
+  const dir = await mkdtemp(join(tmpdir(), 'openenroll-sample-market-'));
+  try {
+    const summaries: IngestSummary[] = [];
+    for (const file of await writeSampleMarket(dir, { year, seed })) {
+      const format = findFormat(file.kind);
+      if (!format) throw new Error(`sample market: no ingest format "${file.kind}"`);
+      if (alreadyLoaded(before, format, year)) continue;
+      summaries.push(
+        await runIngest(format, [file.path], datasets, {
+          // Formats without a year column (rating areas) take the market year; geography of one
+          // vintage stays yearless; the PUFs carry BusinessYear.
+          year: format.yearOptional ? undefined : year,
+          sample: true,
+          now,
+        }),
+      );
+    }
+    return { year, summaries };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Zero-setup start (the caller decides when: a sandbox with `SAMPLE_MARKET` on): when no plan data is
+ * loaded for any year, generates the sample market for the clock's year and loads every file through the
+ * same ingest path as the public files, marked as sample so every answer built from it says so.
+ *
+ * Several instances starting at once load it once: the one that takes the lease (a counter in the shared
+ * database) loads; the others wait until the plans are there, and take over only if the lease lapses (its
+ * holder died). Returns what this instance loaded, or undefined when it loaded nothing.
+ */
+export async function ensureSampleMarket(
+  storage: Storage,
+  now: number,
+  seed = SAMPLE_MARKET_SEED,
+): Promise<SampleMarketLoad | undefined> {
+  const datasets = createDatasetStore(storage.db);
+  const lease = createDbCounters(storage.db);
+  const started = Date.now();
+  const at = () => now + (Date.now() - started);
+  while (!(await hasPlans(datasets))) {
+    // Only reads while another instance holds the lease: on SQLite a write would wait for its load.
+    const free = (await lease.peek(LEASE, at())) === 0;
+    if (free && (await lease.hit(LEASE, LEASE_SECONDS, at())) === 1) {
+      try {
+        // Another instance may have finished between our check and our lease.
+        return (await hasPlans(datasets)) ? undefined : await load(storage, now, seed);
+      } finally {
+        await lease.reset(LEASE);
+      }
+    }
+    if (Date.now() - started > WAIT_MS) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return undefined;
+}

@@ -1,0 +1,31 @@
+import { Type } from 'typebox';
+
+/** Request inputs the plan API's routes share, with the formats the CMS document gives them. */
+
+export const Year = Type.Integer({ minimum: 1000, maximum: 9999, description: '4-digit market year' });
+
+export const YearQuery = Type.Object({
+  year: Type.Optional(
+    Type.Integer({
+      minimum: 1000,
+      maximum: 9999,
+      description: '4-digit market year; defaults to the current market year (the latest with plans loaded)',
+    }),
+  ),
+});
+
+export const StateCode = Type.String({
+  pattern: '^[A-Z]{2}$',
+  description: '2-letter USPS state abbreviation, upper case',
+});
+
+export const CountyFips = Type.String({ pattern: '^[0-9]{5}$', description: '5-digit county FIPS code' });
+
+export const ZipCode = Type.String({ pattern: '^[0-9]{5}$', description: '5-digit ZIP code' });
+
+export const PlanId = Type.String({
+  pattern: '^[0-9]{5}[A-Z]{2}[0-9]{7}$',
+  description: '14-character HIOS plan id (standard component id), e.g. 11512NC0100031',
+});
+
+export const IssuerId = Type.String({ pattern: '^[0-9]{5}$', description: '5-digit HIOS issuer id' });

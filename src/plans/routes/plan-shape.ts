@@ -1,0 +1,92 @@
+import { Type } from 'typebox';
+import { Issuer, QualityRating } from './shapes.js';
+
+/** CMS `Plan` of `GET /plans/{plan_id}`: details without premiums (this endpoint has no household). */
+
+const Csr = Type.String({ description: 'CostSharingReductionEnum: the CSR variant the row belongs to' });
+const NetworkTier = Type.String({ description: 'In-Network, In-Network Tier 2, Out-of-Network, Combined …' });
+const Money = Type.Union([Type.Number(), Type.Null()], { description: 'US dollars; null when not given' });
+
+const CostLimit = Type.Object({
+  type: Type.String(),
+  amount: Money,
+  csr: Csr,
+  network_tier: NetworkTier,
+  family_cost: Type.String({ description: 'Individual, Family Per Person or Family' }),
+  individual: Type.Boolean(),
+  family: Type.Boolean(),
+  display_string: Type.String(),
+});
+
+const CostSharing = Type.Object({
+  network_tier: NetworkTier,
+  csr: Csr,
+  copay_amount: Money,
+  copay_options: Type.Union([Type.String(), Type.Null()]),
+  coinsurance_rate: Type.Union([Type.Number(), Type.Null()], { description: 'fraction (0.2 = 20%)' }),
+  coinsurance_options: Type.Union([Type.String(), Type.Null()]),
+  display_string: Type.String(),
+});
+
+const Benefit = Type.Object({
+  name: Type.String(),
+  type: Type.String(),
+  covered: Type.Boolean(),
+  explanation: Type.String(),
+  exclusions: Type.String(),
+  has_limits: Type.Boolean(),
+  limit_unit: Type.String(),
+  limit_quantity: Type.Union([Type.Number(), Type.Null()]),
+  cost_sharings: Type.Array(CostSharing),
+});
+
+const SbcScenario = Type.Object({
+  deductible: Money,
+  copay: Money,
+  coinsurance: Money,
+  limit: Money,
+});
+
+export const Plan = Type.Object({
+  id: Type.String({ description: '14-character HIOS plan id' }),
+  name: Type.String(),
+  issuer: Issuer,
+  metal_level: Type.String(),
+  type: Type.String({ description: 'PlanTypeEnum: HMO, PPO, EPO, POS, Indemnity' }),
+  design_type: Type.String({ description: 'DESIGN1…DESIGN5 (standardized plan) or NOT_APPLICABLE' }),
+  is_standardized_plan: Type.Boolean(),
+  market: Type.String(),
+  state: Type.String(),
+  product_division: Type.Union([Type.Literal('HealthCare'), Type.Literal('Dental')]),
+  insurance_market: Type.Literal('QHP'),
+  hsa_eligible: Type.Boolean(),
+  has_national_network: Type.Boolean(),
+  specialist_referral_required: Type.Boolean(),
+  guaranteed_rate: Type.Boolean(),
+  disease_mgmt_programs: Type.Array(Type.String()),
+  benefits_url: Type.String(),
+  brochure_url: Type.String(),
+  formulary_url: Type.String(),
+  network_url: Type.String(),
+  service_area_id: Type.String(),
+  deductibles: Type.Array(CostLimit, {
+    description: 'every CSR variant of the plan, each row tagged with its csr',
+  }),
+  moops: Type.Array(CostLimit, {
+    description: 'every CSR variant of the plan, each row tagged with its csr',
+  }),
+  benefits: Type.Array(Benefit, { description: 'Benefits and Cost Sharing PUF; empty when not loaded' }),
+  sbcs: Type.Optional(
+    Type.Object(
+      { baby: SbcScenario, diabetes: SbcScenario, fracture: SbcScenario },
+      { description: 'coverage examples of the standard (no CSR) variant' },
+    ),
+  ),
+  quality_rating: QualityRating,
+  max_age_child: Type.Optional(
+    Type.Integer({ description: 'Business Rules PUF: oldest age a child dependent may be' }),
+  ),
+  tobacco_lookback: Type.Optional(
+    Type.Integer({ description: 'Business Rules PUF: months tobacco-free before rated as a non-user' }),
+  ),
+});

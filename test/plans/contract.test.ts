@@ -1,0 +1,273 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { before, describe, test } from 'node:test';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { skipWithoutSharedData } from '../helpers/shared-data.js';
+import { REAL, filesOf, loadFictionalPlan, planApiSuite } from './plan-api.js';
+
+/**
+ * Our answers checked against the CMS Marketplace API document (`shared/reference/marketplace-api/
+ * openapi.json`, swagger 2.0). Stricter than the document: an object may carry no property the document
+ * does not name, so every field we add or reshape is listed below with its reason, and each entry is
+ * checked to be needed (without it, some answer fails).
+ */
+type Schema = Record<string, unknown>;
+interface Document {
+  definitions: Record<string, Schema>;
+  paths: Record<string, { get?: { responses: Record<string, { schema?: Schema }> } }>;
+}
+
+const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
+const definition = (doc: Document, name: string) => doc.definitions[name]!;
+const props = (schema: Schema) => schema.properties as Record<string, Schema>;
+
+const CORRECTIONS: { where: string; change: string; reason: string; apply(doc: Document): void }[] = [
+  {
+    where: 'ApplicationError400, ApplicationError404',
+    change: '`message` and `error` instead of `msg` and `err`; all four fields always present',
+    reason: 'the deployed service sends message/error (research §1.10); decisions file',
+    apply(doc) {
+      for (const name of ['ApplicationError400', 'ApplicationError404']) {
+        const schema = definition(doc, name);
+        const { code, status, msg, err } = props(schema);
+        schema.properties = { code, status, message: msg, error: err };
+        schema.required = ['code', 'status', 'message', 'error'];
+      }
+    },
+  },
+  {
+    where: 'State',
+    change: '`marketplace_model` / `shop_marketplace_model` instead of `marketplace` / `shop_marketplace`',
+    reason: "the names of the document's own State examples and of live clients (research §1.5)",
+    apply(doc) {
+      const p = props(definition(doc, 'State'));
+      p.marketplace_model = p.marketplace!;
+      p.shop_marketplace_model = p.shop_marketplace!;
+    },
+  },
+  {
+    where: 'GET /issuers 200',
+    change: '`total` added',
+    reason: 'the endpoint description promises `total` (the count before paging); decisions file',
+    apply(doc) {
+      props(doc.paths['/issuers']!.get!.responses['200']!.schema!).total = { type: 'integer' };
+    },
+  },
+  {
+    where: 'Plan',
+    change: '`design_type` and `is_standardized_plan` added',
+    reason: 'live-only fields of the deployed service (research §1.4); the seed names design_type',
+    apply(doc) {
+      const p = props(definition(doc, 'Plan'));
+      p.design_type = { $ref: '#/definitions/DesignTypeEnum' };
+      p.is_standardized_plan = { type: 'boolean' };
+    },
+  },
+  {
+    where: 'Plan.metal_level',
+    change: 'dental plans keep the PUF level `High` / `Low`',
+    reason:
+      'MetalLevelEnum has no dental levels; the Plan Attributes PUF gives stand-alone dental plans High/Low',
+    apply(doc) {
+      props(definition(doc, 'Plan')).metal_level = {
+        anyOf: [{ $ref: '#/definitions/MetalLevelEnum' }, { enum: ['High', 'Low'] }],
+      };
+    },
+  },
+  {
+    where: 'Deductible.amount, MOOP.amount',
+    change: 'null when the source states no amount',
+    reason:
+      'landscape cells such as "Included in Medical" or "See Plan Brochure" have no number; never invented',
+    apply(doc) {
+      for (const name of ['Deductible', 'MOOP']) {
+        const p = props(definition(doc, name));
+        p.amount = nullable(p.amount!);
+      }
+    },
+  },
+  {
+    where: 'Benefit',
+    change: '`type` added (the benefit name upper-snake-cased)',
+    reason: 'live-only field of the deployed service that clients key on (research §1.4)',
+    apply(doc) {
+      props(definition(doc, 'Benefit')).type = { type: 'string' };
+    },
+  },
+  {
+    where: 'CostSharing (copay/coinsurance amounts and options), Benefit.limit_quantity',
+    change: 'null when the Benefits PUF cell states none ("Not Applicable", no limit)',
+    reason: 'an absent amount is not 0; never invented',
+    apply(doc) {
+      const sharing = props(definition(doc, 'CostSharing'));
+      for (const field of ['copay_amount', 'copay_options', 'coinsurance_rate', 'coinsurance_options']) {
+        sharing[field] = nullable(sharing[field]!);
+      }
+      const benefit = props(definition(doc, 'Benefit'));
+      benefit.limit_quantity = nullable(benefit.limit_quantity!);
+    },
+  },
+];
+
+const here = dirname(fileURLToPath(import.meta.url));
+const DOCUMENT = resolve(here, '../../../shared/reference/marketplace-api/openapi.json');
+
+/** Every object schema of the document made closed (no property it does not name). */
+function closeObjects(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(closeObjects);
+  if (typeof node !== 'object' || node === null) return;
+  const schema = node as Schema;
+  const properties = schema.properties as Schema | undefined;
+  if (properties && Object.keys(properties).length > 0 && schema.additionalProperties === undefined) {
+    schema.additionalProperties = false;
+  }
+  Object.values(schema).forEach(closeObjects);
+}
+
+/** Validators for a path's 200 answer and the error bodies, from the document with `corrections` applied. */
+function validators(corrections: typeof CORRECTIONS) {
+  const doc = JSON.parse(readFileSync(DOCUMENT, 'utf8')) as Document;
+  closeObjects(doc.definitions);
+  for (const path of Object.values(doc.paths)) closeObjects(path.get?.responses);
+  for (const correction of corrections) correction.apply(doc);
+  // The document's `format` values ("^[0-9]{5}$", "integer", "float") are not JSON Schema formats.
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+  ajv.addSchema(doc as unknown as Schema, 'cms');
+  const pointer = (path: string) => encodeURIComponent(path.replace(/~/g, '~0').replace(/\//g, '~1'));
+  const cache = new Map<string, ValidateFunction>();
+  return (ref: string) => {
+    const target = ref.startsWith('/')
+      ? `cms#/paths/${pointer(ref)}/get/responses/200/schema`
+      : `cms#/definitions/${ref}`;
+    let validate = cache.get(target);
+    if (!validate) cache.set(target, (validate = ajv.compile({ $ref: target })));
+    return validate;
+  };
+}
+
+const loads = [
+  REAL.counties,
+  REAL.zipCounty,
+  REAL.ratingAreas2025,
+  REAL.medicaid,
+  REAL.landscapeIdaho2014,
+  REAL.businessRules2014,
+  REAL.planAttributes2025,
+];
+const skip =
+  skipWithoutSharedData(...filesOf(...loads)) ||
+  (skipWithoutSharedData('../reference/marketplace-api/openapi.json') && 'the CMS document is absent');
+
+/** Each request, and the CMS path (200) or definition (errors) its answer must match. */
+const CALLS: [request: string, schema: string][] = [
+  ['/counties/by/zip/75007', '/counties/by/zip/{zipcode}'],
+  ['/counties/by/zip/7500', '/counties/by/zip/{zipcode}'],
+  ['/counties/by/zip/00000', '/counties/by/zip/{zipcode}'],
+  ['/counties/48113', '/counties/{fips}'],
+  ['/states?year=2025', '/states'],
+  ['/states/TX?year=2025', '/states/{abbrev}'],
+  ['/states/CA?year=2030', '/states/{abbrev}'],
+  ['/states/KS/medicaid?year=2025', '/states/{abbrev}/medicaid'],
+  ['/states/FL/medicaid?year=2025', '/states/{abbrev}/medicaid'],
+  ['/states/CA/medicaid?year=2014', '/states/{abbrev}/medicaid'],
+  ['/states/HI/poverty-guidelines?year=2017', '/states/{abbrev}/poverty-guidelines'],
+  ['/rate-areas?state=TX&fips=48113&zipcode=75001&year=2025', '/rate-areas'],
+  ['/rate-areas?state=ID&fips=16001&zipcode=83702&year=2014', '/rate-areas'],
+  ['/issuers?year=2025&state=TX', '/issuers'],
+  ['/issuers/11718?year=2025', '/issuers/{issuer_id}'],
+  ['/issuers/59765?year=2014', '/issuers/{issuer_id}'],
+  ['/plans/11718TX0140020?year=2025', '/plans/{plan_id}'],
+  ['/plans/11339KS0010007?year=2025', '/plans/{plan_id}'],
+  ['/plans/26002ID0010001?year=2014', '/plans/{plan_id}'],
+  ['/plans/99999TX0010001?year=2031', '/plans/{plan_id}'],
+  ['/plans/99999TX0010001/quality-ratings?year=2026', '/plans/{plan_id}/quality-ratings'],
+  ['/plans/99999TX0010002/quality-ratings?year=2026', '/plans/{plan_id}/quality-ratings'],
+  ['/crosswalk?year=2025&plan_id=99999TX0010001&state=TX&zipcode=77002&fips=48201', '/crosswalk'],
+  ['/crosswalk?year=2025&plan_id=99999TX0010001&state=TX&zipcode=77003&fips=48201', '/crosswalk'],
+  ['/households/pcfpl?year=2026&state=VA&size=5&income=40000', '/households/pcfpl'],
+  // Every error code the lookups give.
+  ['/counties/48999', 'ApplicationError404'],
+  ['/states/NP', 'ApplicationError404'],
+  ['/counties/4811', 'ApplicationError400'],
+  ['/rate-areas?state=CA&fips=06037&zipcode=90210&year=2025', 'ApplicationError400'],
+  ['/issuers/00000?year=2025', 'ApplicationError404'],
+  ['/crosswalk?year=2025&plan_id=99999TX0010001&state=TX&zipcode=75001&fips=48113', 'ApplicationError404'],
+  ['/plans/11718TX0140020?year=2024', 'ApplicationError404'],
+  ['/states/KS/medicaid?year=2013', 'ApplicationError404'],
+  ['/states/KS/poverty-guidelines?year=2013', 'ApplicationError400'],
+  ['/households/pcfpl?year=2013&state=VA&size=5&income=40000', 'ApplicationError404'],
+  ['/plans/99999TX0010003/quality-ratings?year=2026', 'ApplicationError404'],
+  ['/rate-areas?state=TX&fips=48113&zipcode=75001&year=2024', 'ApplicationError404'],
+];
+
+describe(
+  'plan API answers match the CMS Marketplace API document (with the corrections listed)',
+  { skip },
+  () => {
+    const api = planApiSuite(loads);
+    const answers: { request: string; schema: string; body: unknown }[] = [];
+
+    before(async () => {
+      // No QRS, Crosswalk or Benefits PUF in ../shared/data: rows in their layouts, fictional issuer 99999.
+      await loadFictionalPlan(api);
+      const rating = (plan: string, value: string) => ({
+        IssuerID: '99999',
+        State: 'TX',
+        PlanID: plan,
+        OverallRatingValue: value,
+        MedicalCareRatingValue: value,
+        MemberExperienceRatingValue: value,
+        PlanAdministrationRatingValue: value,
+      });
+      await api.loadFixture(
+        'quality',
+        api.csv('qrs-2026.csv', [
+          rating('99999TX0010001', '4'),
+          rating('99999TX0010002', 'NR - New-Ineligible for Scoring'),
+        ]),
+        2026,
+      );
+      const crosswalk = (zip: string, next: string) => ({
+        State: 'TX',
+        PlanID_2025: '99999TX0010001',
+        FIPSCode: '48201',
+        ZipCode: zip,
+        CrosswalkLevel: next ? '1' : '4',
+        ReasonForCrosswalk: next ? '2' : '8',
+        PlanID_2026: next,
+        AgeOffPlanID_2026: '',
+      });
+      await api.loadFixture(
+        'crosswalk',
+        api.csv('crosswalk.csv', [crosswalk('77002', '99999TX0010007'), crosswalk('77003', '')]),
+      );
+      for (const [request, schema] of CALLS) {
+        const response = await api.get(request);
+        const expectError = !schema.startsWith('/');
+        assert.equal(response.ok, !expectError, `${request}: ${response.status}`);
+        answers.push({ request, schema, body: await response.json() });
+      }
+    });
+
+    test('every answer validates against the corrected document', () => {
+      const validate = validators(CORRECTIONS);
+      for (const { request, schema, body } of answers) {
+        const check = validate(schema);
+        assert.ok(
+          check(body),
+          `${request} vs ${schema}: ${JSON.stringify(check.errors?.slice(0, 3), null, 1)}`,
+        );
+      }
+    });
+
+    for (const [index, correction] of CORRECTIONS.entries()) {
+      test(`the correction "${correction.where}: ${correction.change}" is needed`, () => {
+        const validate = validators(CORRECTIONS.filter((_, i) => i !== index));
+        const failing = answers.filter(({ schema, body }) => !validate(schema)(body));
+        assert.ok(failing.length > 0, 'no answer needs it: remove it from the table');
+      });
+    }
+  },
+);

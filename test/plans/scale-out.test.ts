@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { runCli } from '../helpers/cli.js';
+import { freePort, spawnServer, stopServer, waitHealthy, type ServerProcess } from '../helpers/processes.js';
+import { createTestDatabase, redisEnv, redisUrl, type TestDatabase } from '../helpers/service.js';
+
+/**
+ * Two real `openenroll serve` processes on one database and one Redis: a key's limits are one budget for
+ * every instance (the counters live in Redis), and a key revoked through the CLI is refused by both at
+ * once (keys are read from the shared database on every request).
+ */
+let database: TestDatabase;
+const servers: ServerProcess[] = [];
+let a: ServerProcess;
+let b: ServerProcess;
+
+before(async () => {
+  database = createTestDatabase();
+  await (await database.open()).close();
+  const env: Record<string, string> = {
+    DATABASE_URL: database.processUrl,
+    LOG_LEVEL: 'warn',
+    SANDBOX_ENROLLEES: '0',
+    OPENENROLL_MODE: 'sandbox',
+    SAMPLE_MARKET: 'false',
+    // One prefix for both: they must count in the same Redis keys.
+    ...redisEnv(),
+  };
+  try {
+    const [portA, portB] = [await freePort(), await freePort()];
+    a = spawnServer('instance A', portA, env);
+    servers.push(a);
+    b = spawnServer('instance B', portB, env);
+    servers.push(b);
+    await Promise.all([waitHealthy(a), waitHealthy(b)]);
+  } catch (error) {
+    await Promise.all(servers.map(stopServer));
+    throw error;
+  }
+});
+
+after(async () => {
+  await Promise.all(servers.map(stopServer));
+  await database.drop();
+});
+
+async function createKey(...limits: string[]): Promise<{ key: string; id: string }> {
+  const created = await runCli(database.processUrl, [
+    'keys',
+    'create',
+    '--name',
+    'scale-out',
+    ...limits,
+    '--json',
+  ]);
+  assert.equal(created.code, 0, created.stderr);
+  return JSON.parse(created.stdout) as { key: string; id: string };
+}
+
+async function versions(server: ServerProcess, key: string) {
+  const response = await fetch(`${server.url}/api/v1/versions?apikey=${key}`);
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+/** The servers count in fixed windows of the real clock: start a burst with at least 15 s of the minute left. */
+async function awayFromMinuteEnd(): Promise<void> {
+  const into = Date.now() % 60_000;
+  if (into > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - into + 50));
+}
+
+const REDIS_SKIP = redisUrl
+  ? false
+  : 'REDIS_URL is not set: without Redis each instance counts its own limits (in memory), by design';
+
+describe('scale-out: two processes, one database, one Redis', () => {
+  test(
+    '--per-minute 10: 6 requests to A and 6 to B → exactly 10 succeed; B sees what A used',
+    { skip: REDIS_SKIP },
+    async () => {
+      const { key } = await createKey('--per-minute', '10');
+      await awayFromMinuteEnd();
+      const onA = [];
+      for (let i = 0; i < 6; i++) onA.push(await versions(a, key));
+      const onB = [];
+      for (let i = 0; i < 6; i++) onB.push(await versions(b, key));
+
+      assert.deepEqual(
+        onA.map((r) => r.status),
+        [200, 200, 200, 200, 200, 200],
+      );
+      assert.deepEqual(
+        onA.map((r) => r.headers.get('x-ratelimit-remaining-minute')),
+        ['9', '8', '7', '6', '5', '4'],
+      );
+      // B's first answer already counts A's six requests.
+      assert.deepEqual(
+        onB.map((r) => r.headers.get('x-ratelimit-remaining-minute')),
+        ['3', '2', '1', '0', '0', '0'],
+      );
+      assert.deepEqual(
+        onB.map((r) => r.status),
+        [200, 200, 200, 200, 429, 429],
+      );
+      for (const refused of onB.slice(4)) {
+        assert.equal(refused.text, '{"message":"API rate limit exceeded"}');
+        assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+      }
+    },
+  );
+
+  test('12 requests at once, alternating A and B: exactly 10 succeed', { skip: REDIS_SKIP }, async () => {
+    const { key } = await createKey('--per-minute', '10');
+    await awayFromMinuteEnd();
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => versions(i % 2 ? b : a, key)));
+    const statuses = answers.map((r) => r.status).sort();
+    assert.deepEqual(statuses, [...Array<number>(10).fill(200), 429, 429]);
+  });
+
+  test('a key revoked through the CLI is refused by both instances at once', async () => {
+    const { key, id } = await createKey();
+    assert.equal((await versions(a, key)).status, 200);
+    assert.equal((await versions(b, key)).status, 200);
+    const revoked = await runCli(database.processUrl, ['keys', 'revoke', id]);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    for (const server of [a, b]) {
+      const answer = await versions(server, key);
+      assert.equal(answer.status, 401, server.name);
+      assert.equal(answer.text, '{"message":"Invalid authentication credentials"}');
+    }
+  });
+});
