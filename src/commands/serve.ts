@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../shared/logger.js';
-import { buildService } from '../server.js';
 
 export function registerServeCommands(program: Command): void {
   program
@@ -10,6 +9,8 @@ export function registerServeCommands(program: Command): void {
     .action(async () => {
       const config = loadConfig();
       const logger = createLogger(config.logLevel);
+      // Loaded here, not at the top: every other command starts without importing the whole service.
+      const { buildService } = await import('../server.js');
       const service = await buildService(config, logger);
       const purge = setInterval(() => {
         const now = Date.now();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { IngestError } from '../../../src/ingest/plan-data/run.js';
 import type { CostLimit, PlanDetail, VariantDetail } from '../../../src/plans/store/plan-detail.js';
