@@ -130,10 +130,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('detail', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('plan_variants_pk', ['year', 'variant_id'])
     .execute();
+  // With variant_id in the index a plan's variants come in order from it: without it SQLite walks the
+  // primary key (year, variant_id) through every variant of the year to avoid a sort.
   await db.schema
     .createIndex('plan_variants_plan')
     .on('plan_variants')
-    .columns(['year', 'plan_id'])
+    .columns(['year', 'plan_id', 'variant_id'])
     .execute();
 
   // Plan availability by county where the source says it per county (the QHP Landscape files).
@@ -203,7 +205,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createIndex('plan_benefits_plan')
     .on('plan_benefits')
-    .columns(['year', 'plan_id'])
+    .columns(['year', 'plan_id', 'variant_id'])
     .execute();
 
   // year = the earlier plan year (PY N−1 → N); zip '00000' = the whole county.
