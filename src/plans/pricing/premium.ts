@@ -1,0 +1,221 @@
+import { rateAgeKey } from './age.js';
+import { FAMILY_OPTION_AGE_KEY, familyTierPremium, type TierState } from './family-tier.js';
+import { applyShare, type Cents } from './money.js';
+
+/** One Rate PUF row's rates in cents; `tobaccoRate` null when the row says `No Preference`. */
+export interface RateRow {
+  individualRate: Cents;
+  tobaccoRate: Cents | null;
+}
+
+/** The plan's rate for (Rate PUF `Age`, tobacco user) in the household's rating area; undefined = no row. */
+export type RateLookup = (ageKey: string, tobacco: boolean) => RateRow | undefined;
+
+/** A household member as priced: age and tobacco status already settled for this plan (age.ts, tobacco.ts). */
+export interface PricedMember {
+  age: number;
+  tobacco: boolean;
+  /** Has other minimum essential coverage: not enrolling, so not in the premium household. */
+  hasMec?: boolean;
+  /** Lives apart from the subscriber (`does_not_cohabitate`). */
+  doesNotCohabitate?: boolean;
+  /** May receive APTC (not Medicaid/CHIP-eligible, `aptc_eligible` not false, …): settled by eligibility/. */
+  aptcEligible: boolean;
+  /** The API's `relationship` to the subscriber; the first member is the subscriber. */
+  relationship?: string | null;
+}
+
+/** What one plan needs to price a household. */
+export interface PlanRating {
+  planYear: number;
+  rates: RateLookup;
+  /** `EHBPercentTotalPremium` of the Plan Attributes PUF, 0…1. */
+  ehbShare: number;
+  catastrophic: boolean;
+  /** EHB apportionment for pediatric dental, cents a month per covered child under 19, when the plan has one. */
+  pediatricDentalEhb?: Cents | null;
+  /** NY or VT: family tiers instead of age rating. */
+  familyTierState?: TierState | null;
+  /**
+   * The issuer's `CohabitationRule`: whether a dependant of this relationship must live with the
+   * subscriber to be covered. Without it, living apart changes nothing in the premium.
+   */
+  cohabitationRequired?: (relationship: string | null | undefined) => boolean;
+}
+
+export type MemberStatus = 'rated' | 'child-beyond-three' | 'has-mec' | 'does-not-cohabitate';
+
+export interface MemberPremium {
+  index: number;
+  ageKey: string;
+  tobacco: boolean;
+  status: MemberStatus;
+  /** This member's own rate in the sum (0 unless `rated`; tier states price the policy, not members). */
+  premium: Cents;
+}
+
+export type HouseholdPremium =
+  | {
+      available: true;
+      premium: Cents;
+      ehbPremium: Cents;
+      aptcEligiblePremium: Cents;
+      pediatricEhbPremium: Cents | null;
+      members: MemberPremium[];
+    }
+  | { available: false; missing: MissingRate[] };
+
+/** Why a plan has no price for the household: no Rate PUF row for the member, or no tier that fits. */
+export interface MissingRate {
+  index: number;
+  ageKey: string;
+  tobacco: boolean;
+  reason: 'no-rate-row' | 'no-tier-factor';
+}
+
+/** Children under 21 whose rates enter a family premium: the three oldest (45 CFR 147.102(c)(1)). */
+export const RATED_CHILDREN_LIMIT = 3;
+const CHILD_AGE_LIMIT = 21;
+/** Pediatric EHB services run to age 19 (45 CFR 156.115(a)(6)). */
+const PEDIATRIC_AGE_LIMIT = 19;
+const PARTNERS = new Set(['Spouse', 'Life Partner', 'Self']);
+
+/**
+ * Who enrols. `has_mec` members are left out of the premium household (research §3.5.1: other minimum
+ * essential coverage); a member living apart is left out only where the issuer's cohabitation rule
+ * requires living together for that relationship (Business Rules PUF `CohabitationRule`).
+ */
+function statusBeforeChildRule(member: PricedMember, index: number, plan: PlanRating): MemberStatus {
+  if (member.hasMec) return 'has-mec';
+  if (index > 0 && member.doesNotCohabitate && plan.cohabitationRequired?.(member.relationship)) {
+    return 'does-not-cohabitate';
+  }
+  return 'rated';
+}
+
+/**
+ * 45 CFR 147.102(c)(1): a family premium is the sum of its members' premiums, but "the premiums for no
+ * more than the three oldest covered children under age 21 must be taken into account". A child is a
+ * covered dependant under 21 (not the subscriber, not a spouse or partner); equal ages keep input order.
+ */
+function applyThreeChildRule(members: readonly PricedMember[], statuses: MemberStatus[]): void {
+  const children = members
+    .map((member, index) => ({ member, index }))
+    .filter(({ index }) => statuses[index] === 'rated' && index > 0)
+    .filter(({ member }) => member.age < CHILD_AGE_LIMIT && !PARTNERS.has(member.relationship ?? ''))
+    .sort((a, b) => b.member.age - a.member.age || a.index - b.index);
+  for (const { index } of children.slice(RATED_CHILDREN_LIMIT)) statuses[index] = 'child-beyond-three';
+}
+
+/**
+ * A household's monthly premium for one plan in cents, with its EHB portions.
+ * - Age-rated states: the sum of the covered members' Rate PUF rates under the three-child rule, the
+ *   tobacco rate for users where the row has one (45 CFR 147.102(a)(1), (c)(1)).
+ * - NY, VT: single-adult rate × tier factor (family-tier.ts).
+ * - `ehb_premium` = premium × EHB share: the issuer's allocation of its rate to EHB (45 CFR 156.470;
+ *   Plan Attributes PUF `EHBPercentTotalPremium`).
+ * - `aptc_eligible_premium` = the EHB share of the APTC-eligible members' premium: a credit never pays
+ *   for benefits beyond EHB (26 U.S.C. 36B(b)(3)(D); 26 CFR 1.36B-3(j)); 0 for catastrophic plans, which
+ *   are not "qualified health plans" for the credit (26 U.S.C. 36B(c)(3)(A)).
+ * - `pediatric_ehb_premium` = the plan's pediatric dental EHB apportionment × rated children under 19
+ *   (45 CFR 156.110(a)(10), 156.115(a)(6); the per-child reading is ours).
+ * A missing rate makes the result unavailable, naming the member — never an invented rate.
+ */
+export function householdPremium(members: readonly PricedMember[], plan: PlanRating): HouseholdPremium {
+  const statuses = members.map((member, index) => statusBeforeChildRule(member, index, plan));
+  if (plan.familyTierState) return tierHouseholdPremium(members, statuses, plan, plan.familyTierState);
+  applyThreeChildRule(members, statuses);
+  const priced: MemberPremium[] = [];
+  const missing: MissingRate[] = [];
+  members.forEach((member, index) => {
+    const ageKey = rateAgeKey(member.age, plan.planYear);
+    const status = statuses[index]!;
+    let premium = 0;
+    if (status === 'rated') {
+      const row = plan.rates(ageKey, member.tobacco);
+      if (!row) missing.push({ index, ageKey, tobacco: member.tobacco, reason: 'no-rate-row' });
+      else premium = member.tobacco && row.tobaccoRate !== null ? row.tobaccoRate : row.individualRate;
+    }
+    priced.push({ index, ageKey, tobacco: member.tobacco, status, premium });
+  });
+  if (missing.length > 0) return { available: false, missing };
+  const total = sum(priced.map((m) => m.premium));
+  const eligible = sum(priced.filter((m) => members[m.index]!.aptcEligible).map((m) => m.premium));
+  return withEhb(total, eligible, priced, members, plan);
+}
+
+function tierHouseholdPremium(
+  members: readonly PricedMember[],
+  statuses: MemberStatus[],
+  plan: PlanRating,
+  state: TierState,
+): HouseholdPremium {
+  const priced = members.map((member, index) => ({
+    index,
+    ageKey: FAMILY_OPTION_AGE_KEY,
+    tobacco: false,
+    status: statuses[index]!,
+    premium: 0,
+  }));
+  const covered = priced.filter((m) => m.status === 'rated');
+  if (covered.length === 0) return withEhb(0, 0, priced, members, plan);
+  const row = plan.rates(FAMILY_OPTION_AGE_KEY, false);
+  const policy = (list: typeof covered) =>
+    row && list.length > 0
+      ? familyTierPremium(
+          state,
+          row.individualRate,
+          list.map((m, i) => ({
+            age: members[m.index]!.age,
+            subscriber: i === 0,
+            relationship: members[m.index]!.relationship,
+          })),
+        )
+      : 0;
+  const total = policy(covered);
+  if (!row || total === undefined) {
+    return {
+      available: false,
+      missing: [
+        {
+          index: covered[0]!.index,
+          ageKey: FAMILY_OPTION_AGE_KEY,
+          tobacco: false,
+          reason: row ? 'no-tier-factor' : 'no-rate-row',
+        },
+      ],
+    };
+  }
+  // The APTC-eligible members' share: their own tier premium, never more than the whole policy's.
+  const eligibleList = covered.filter((m) => members[m.index]!.aptcEligible);
+  const eligible =
+    eligibleList.length === covered.length ? total : Math.min(total, policy(eligibleList) ?? total);
+  return withEhb(total, eligible, priced, members, plan);
+}
+
+function withEhb(
+  total: Cents,
+  eligible: Cents,
+  priced: MemberPremium[],
+  members: readonly PricedMember[],
+  plan: PlanRating,
+): HouseholdPremium {
+  const pediatricChildren = priced.filter(
+    (m) => m.status === 'rated' && members[m.index]!.age < PEDIATRIC_AGE_LIMIT,
+  ).length;
+  return {
+    available: true,
+    premium: total,
+    ehbPremium: applyShare(total, plan.ehbShare),
+    aptcEligiblePremium: plan.catastrophic ? 0 : applyShare(eligible, plan.ehbShare),
+    pediatricEhbPremium:
+      plan.pediatricDentalEhb === undefined || plan.pediatricDentalEhb === null
+        ? null
+        : plan.pediatricDentalEhb * pediatricChildren,
+    members: priced,
+  };
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}
