@@ -31,7 +31,10 @@ Options:
 const DATA = resolve(import.meta.dirname, '../../shared/data');
 const RESULTS = resolve(import.meta.dirname, 'RESULTS.md');
 const FILES = {
-  counties: [`${DATA}/geo/census_2010_national_county_fips.csv`, `${DATA}/geo/county_fips_changes_since_2010.csv`],
+  counties: [
+    `${DATA}/geo/census_2010_national_county_fips.csv`,
+    `${DATA}/geo/county_fips_changes_since_2010.csv`,
+  ],
   zip: `${DATA}/geo/ZIP_COUNTY_032023.csv`,
   planAttributes: `${DATA}/marketplace_puf/2025/plan-attributes-puf.zip`,
   serviceAreas: `${DATA}/marketplace_puf/2025/service-area-puf.csv`,
@@ -51,7 +54,13 @@ function percentile(sorted: number[], p: number): number {
 
 async function timedIngest(database: BenchDatabase, kind: string, files: string[], year?: number) {
   const started = performance.now();
-  const out = await runCli(database, ['ingest', kind, ...files, ...(year ? ['--year', String(year)] : []), '--json']);
+  const out = await runCli(database, [
+    'ingest',
+    kind,
+    ...files,
+    ...(year ? ['--year', String(year)] : []),
+    '--json',
+  ]);
   const seconds = (performance.now() - started) / 1000;
   const summary = JSON.parse(out.trim().split('\n').pop()!) as { read: number; stored: number };
   return { seconds, summary };
@@ -60,7 +69,12 @@ async function timedIngest(database: BenchDatabase, kind: string, files: string[
 async function targetsFrom(database: BenchDatabase) {
   const storage = await connect(database.url.startsWith('sqlite:') ? database.url : database.url);
   try {
-    const zips = await storage.db.selectFrom('geo_zip_counties').select('zip').distinct().orderBy('zip').execute();
+    const zips = await storage.db
+      .selectFrom('geo_zip_counties')
+      .select('zip')
+      .distinct()
+      .orderBy('zip')
+      .execute();
     const plans = await storage.db
       .selectFrom('plans')
       .select('plan_id')
@@ -81,9 +95,23 @@ async function runOn(kind: DatabaseKind, options: { duration: number; connection
     await timedIngest(database, 'zip-county', [FILES.zip]);
     const pa = await timedIngest(database, 'plan-attributes', [FILES.planAttributes]);
     await timedIngest(database, 'service-areas', [FILES.serviceAreas]);
-    console.log(`${kind}: plan-attributes ${pa.summary.read} rows read, ${pa.summary.stored} stored in ${pa.seconds.toFixed(2)} s`);
+    console.log(
+      `${kind}: plan-attributes ${pa.summary.read} rows read, ${pa.summary.stored} stored in ${pa.seconds.toFixed(2)} s`,
+    );
     const key = JSON.parse(
-      (await runCli(database, ['keys', 'create', '--name', 'bench', '--per-second', '1000000', '--per-minute', '100000000', '--json'])).trim(),
+      (
+        await runCli(database, [
+          'keys',
+          'create',
+          '--name',
+          'bench',
+          '--per-second',
+          '1000000',
+          '--per-minute',
+          '100000000',
+          '--json',
+        ])
+      ).trim(),
     ) as { key: string };
     const { zips, plans } = await targetsFrom(database);
     const server = await startServer({ database, sandboxEnrollees: 1 });
@@ -100,8 +128,14 @@ async function runOn(kind: DatabaseKind, options: { duration: number; connection
       await getLoad(server.url, '', zipTargets, options.connections, 2);
       await getLoad(server.url, '', planTargets, options.connections, 2);
       const lookups = [
-        { name: 'GET /counties/by/zip/{zip}', load: await getLoad(server.url, '', zipTargets, options.connections, options.duration) },
-        { name: 'GET /plans/{plan_id}', load: await getLoad(server.url, '', planTargets, options.connections, options.duration) },
+        {
+          name: 'GET /counties/by/zip/{zip}',
+          load: await getLoad(server.url, '', zipTargets, options.connections, options.duration),
+        },
+        {
+          name: 'GET /plans/{plan_id}',
+          load: await getLoad(server.url, '', planTargets, options.connections, options.duration),
+        },
       ];
       return {
         database: database.label,
@@ -129,7 +163,8 @@ function markdown(figures: Figures[], command: string): string {
   for (const f of figures) {
     for (const { name, load } of f.lookups) {
       const sorted = [...load.latencies].sort((a, b) => a - b);
-      const errors = Object.values(load.failures).reduce((a, b) => a + b, 0) + load.result.errors + load.result.timeouts;
+      const errors =
+        Object.values(load.failures).reduce((a, b) => a + b, 0) + load.result.errors + load.result.timeouts;
       lines.push(
         `| ${f.database} | ${f.ingestSeconds.toFixed(2)} s (${f.ingestRows}) | ${name} | ${(load.latencies.length / load.activeSeconds).toFixed(0)} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${errors} | ${load.malformed} |`,
       );
@@ -179,7 +214,8 @@ async function main(): Promise<number> {
     console.error('--duration and --connections must be positive numbers');
     return 2;
   }
-  const pgUrl = values['pg-url'] ?? process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const pgUrl =
+    values['pg-url'] ?? process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const figures: Figures[] = [];
   for (const kind of kinds) figures.push(await runOn(kind, { duration, connections, pgUrl }));
   const section = markdown(figures, `npm run bench:plans -- ${process.argv.slice(2).join(' ')}`.trim());

@@ -271,14 +271,19 @@ export function importFhirFile(
 }
 
 /** Runs `openenroll <args…>` against the database as an operator would; resolves with its stdout. */
-export function runCli(database: BenchDatabase, args: string[], extra: Record<string, string> = {}): Promise<string> {
+export function runCli(
+  database: BenchDatabase,
+  args: string[],
+  extra: Record<string, string> = {},
+): Promise<string> {
   return new Promise((resolveRun, reject) => {
     execFile(
       process.execPath,
       [CLI, ...args],
       { cwd: ROOT, env: serverEnv(database, 0, extra), timeout: 600_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
-        if (error) return reject(new Error(`openenroll ${args.join(' ')} failed: ${error.message}\n${stderr}`));
+        if (error)
+          return reject(new Error(`openenroll ${args.join(' ')} failed: ${error.message}\n${stderr}`));
         resolveRun(stdout);
       },
     );

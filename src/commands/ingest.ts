@@ -3,21 +3,7 @@ import cliProgress from 'cli-progress';
 import { createDatasetStore } from '../plans/store/datasets.js';
 import { findFormat, ingestFormats } from '../ingest/plan-data/formats/index.js';
 import { IngestError, runIngest, type IngestSummary } from '../ingest/plan-data/run.js';
-import { CommandError, withStorage } from './context.js';
-
-function wholeNumber(
-  option: string,
-  value: string | undefined,
-  min: number,
-  max: number,
-): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) {
-    throw new CommandError(`${option} must be a whole number from ${min} to ${max}, got "${value}"`);
-  }
-  return n;
-}
+import { CommandError, wholeNumberOption, withStorage } from './context.js';
 
 function printSummary(summary: IngestSummary): void {
   const years = summary.years.filter((y) => y !== 0);
@@ -56,8 +42,8 @@ export function registerIngestCommands(program: Command): void {
             `unknown kind "${kind}"; one of: ${ingestFormats.map((f) => f.kind).join(', ')}`,
           );
         }
-        const year = wholeNumber('--year', opts.year, 2013, 2100);
-        const allowRejects = wholeNumber('--allow-rejects', opts.allowRejects, 0, 1_000_000_000);
+        const year = wholeNumberOption('--year', opts.year, 2013, 2100);
+        const allowRejects = wholeNumberOption('--allow-rejects', opts.allowRejects, 0, 1_000_000_000);
         await withStorage(async (storage) => {
           const bar = process.stderr.isTTY
             ? new cliProgress.SingleBar(

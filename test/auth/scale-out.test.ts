@@ -4,8 +4,8 @@ import { registerApp } from '../../src/auth/oauth/registration.js';
 import { createAppStore } from '../../src/auth/store/apps.js';
 import type { Storage } from '../../src/storage/connect.js';
 import { authorizeThroughPages, Browser } from '../helpers/flow.js';
-import { freePort, spawnServer, stopServer, waitHealthy, type ServerProcess } from '../helpers/processes.js';
-import { createTestDatabase, onPostgres, redisEnv, type TestDatabase } from '../helpers/service.js';
+import { startTwoServers, stopServer, type ServerProcess } from '../helpers/processes.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/service.js';
 import {
   assertJson,
   enrollee,
@@ -34,26 +34,10 @@ before(async () => {
   await (await database.open()).close();
   const url = database.processUrl;
   if (onPostgres) assert.match(url, /\?options=-c%20search_path%3Dt_[0-9a-f]+$/);
-  const env: Record<string, string> = {
-    DATABASE_URL: url,
-    LOG_LEVEL: 'warn',
-    SANDBOX_ENROLLEES: '3',
-    OPENENROLL_MODE: 'sandbox',
-    ...redisEnv(),
-  };
-  try {
-    const [portA, portB] = [await freePort(), await freePort()];
-    a = spawnServer('instance A', portA, env);
-    servers.push(a);
-    b = spawnServer('instance B', portB, env);
-    servers.push(b);
-    // Both start at once: migrations and sandbox seeding must tolerate a concurrent start.
-    await Promise.all([waitHealthy(a), waitHealthy(b)]);
-    storage = await database.open();
-  } catch (error) {
-    await Promise.all(servers.map(stopServer));
-    throw error;
-  }
+  // Both start at once: migrations and sandbox seeding must tolerate a concurrent start.
+  [a, b] = await startTwoServers(url, { SANDBOX_ENROLLEES: '3' });
+  servers.push(a, b);
+  storage = await database.open();
 });
 
 after(async () => {

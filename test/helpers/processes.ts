@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { redisEnv } from './service.js';
 
 /** The repository root (where bin/openenroll.js lives). */
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -92,4 +93,33 @@ export async function stopServer(server: ServerProcess): Promise<void> {
   const timer = setTimeout(() => server.child.kill('SIGKILL'), 10_000);
   await server.exited;
   clearTimeout(timer);
+}
+
+/**
+ * Two sandbox `serve` processes ("instance A" and "instance B") on one database and, when REDIS_URL is
+ * set, one Redis under one key prefix (so they count in the same keys), with `settings` added; started at
+ * once and both healthy. When either fails to start, both are stopped before the error is thrown.
+ */
+export async function startTwoServers(
+  databaseUrl: string,
+  settings: Record<string, string>,
+): Promise<[ServerProcess, ServerProcess]> {
+  const env = {
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    OPENENROLL_MODE: 'sandbox',
+    ...settings,
+    ...redisEnv(),
+  };
+  const servers: ServerProcess[] = [];
+  try {
+    const [portA, portB] = [await freePort(), await freePort()];
+    servers.push(spawnServer('instance A', portA, env));
+    servers.push(spawnServer('instance B', portB, env));
+    await Promise.all(servers.map((server) => waitHealthy(server)));
+    return [servers[0]!, servers[1]!];
+  } catch (error) {
+    await Promise.all(servers.map(stopServer));
+    throw error;
+  }
 }

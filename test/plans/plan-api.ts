@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
+import { csvText } from '../helpers/csv-fixture.js';
+import { benefitRow } from '../helpers/fictional-issuer.js';
 import { startService, type RunningService } from '../helpers/service.js';
 import { ingest, sharedData } from '../helpers/shared-data.js';
 
@@ -54,7 +56,7 @@ export interface PlanApi {
   get(path: string, key?: string): Promise<Response>;
   /** GET and parse a 200 answer. */
   json<T = Record<string, unknown>>(path: string): Promise<T>;
-  /** Writes a fixture CSV (header = keys of the first row) to the suite's temp dir; returns its path. */
+  /** Writes a fixture CSV (header = the rows' keys) to the suite's temp dir; returns its path. */
   csv(name: string, rows: Record<string, string>[]): string;
   /** Loads a fixture file written with `csv`. */
   loadFixture(kind: string, file: string, year?: number): Promise<void>;
@@ -102,13 +104,8 @@ export function planApiSuite(loads: Load[]): PlanApi {
       return JSON.parse(text) as T;
     },
     csv(name, rows) {
-      const header = Object.keys(rows[0] ?? {});
-      const quote = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-      const lines = [header, ...rows.map((r) => header.map((h) => r[h] ?? ''))].map((cells) =>
-        cells.map(quote).join(','),
-      );
       const path = join(dir, name);
-      writeFileSync(path, `${lines.join('\r\n')}\r\n`);
+      writeFileSync(path, csvText(rows));
       return path;
     },
     async loadFixture(kind, file, year) {
@@ -162,32 +159,13 @@ export async function loadFictionalPlan(api: PlanApi): Promise<void> {
     TEHBInnTier1IndividualMOOP: suffix === '01' ? '$9,200' : '$2,000',
   });
   await api.loadFixture('plan-attributes', api.csv('plan-attributes.csv', [variant('01'), variant('06')]));
-  const benefit = (suffix: '01' | '06', copay: string) => ({
-    BusinessYear: '2031',
-    StateCode: 'TX',
-    IssuerId: '99999',
-    SourceName: 'HIOS',
-    ImportDate: '2030-08-01 01:02:03',
-    StandardComponentId: '99999TX0010001',
-    PlanId: `99999TX0010001-${suffix}`,
-    BenefitName: 'Primary Care Visit to Treat an Injury or Illness',
-    CopayInnTier1: copay,
-    CopayInnTier2: '',
-    CopayOutofNet: 'Not Applicable',
-    CoinsInnTier1: '0%',
-    CoinsInnTier2: '',
-    CoinsOutofNet: '50% Coinsurance after deductible',
-    IsEHB: 'Yes',
-    IsCovered: 'Covered',
-    QuantLimitOnSvc: 'No',
-    LimitQty: '',
-    LimitUnit: '',
-    Exclusions: '',
-    Explanation: '',
-    EHBVarReason: '',
-    IsExclFromInnMOOP: 'No',
-    IsExclFromOonMOOP: 'Yes',
-  });
+  const benefit = (suffix: '01' | '06', copay: string) =>
+    benefitRow('Primary Care Visit to Treat an Injury or Illness', {
+      PlanId: `99999TX0010001-${suffix}`,
+      CopayInnTier1: copay,
+      CoinsInnTier1: '0%',
+      CoinsOutofNet: '50% Coinsurance after deductible',
+    });
   await api.loadFixture('benefits', api.csv('benefits.csv', [benefit('01', '$30'), benefit('06', '$5')]));
   const rating = {
     IssuerID: '99999',

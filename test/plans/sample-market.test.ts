@@ -9,13 +9,14 @@ import { SAMPLE_COUNTIES, SAMPLE_ZIP_COUNTIES } from '../../src/plans/sample/geo
 import { writeSampleMarket, type SampleFile } from '../../src/plans/sample/files.js';
 import { ensureSampleMarket } from '../../src/ingest/sample-market.js';
 import { buildSampleMarket, SAMPLE_MARKET_SEED } from '../../src/plans/sample/market.js';
-import { PLAN_ATTRIBUTES_COLUMNS, SERVICE_AREA_COLUMNS } from '../../src/plans/sample/puf-columns.js';
+import { PLAN_ATTRIBUTES_COLUMNS, SERVICE_AREA_COLUMNS } from '../../src/plans/tables/puf-columns.js';
 import { createDatasetStore } from '../../src/plans/store/datasets.js';
 import { migrate, type Storage } from '../../src/storage/connect.js';
 import { runCli } from '../helpers/cli.js';
 import { repoRoot } from '../helpers/processes.js';
 import { createTestDatabase, startService, type RunningService } from '../helpers/service.js';
 import { ingest, sharedData, skipWithoutSharedData } from '../helpers/shared-data.js';
+import { SANDBOX_KEY } from './plan-api.js';
 
 /** The sample is generated for the clock's year. */
 const YEAR = new Date().getUTCFullYear();
@@ -249,9 +250,8 @@ describe('loading the sample market', () => {
   });
   after(() => running.close());
 
-  const sandboxKey = 'd687412e7b53146b2631dc01974ad0a4';
   async function versions() {
-    const response = await fetch(`${running.url}/api/v1/versions?apikey=${sandboxKey}`);
+    const response = await fetch(`${running.url}/api/v1/versions?apikey=${SANDBOX_KEY}`);
     return {
       status: response.status,
       headers: response.headers,
@@ -413,7 +413,7 @@ describe('real data is never labelled', () => {
       datasets.every((d) => !d.sample),
       JSON.stringify(datasets),
     );
-    const response = await fetch(`${running.url}/api/v1/versions?apikey=d687412e7b53146b2631dc01974ad0a4`);
+    const response = await fetch(`${running.url}/api/v1/versions?apikey=${SANDBOX_KEY}`);
     const body = (await response.json()) as { name: string; sample: boolean }[];
     assert.equal(response.status, 200);
     assert.equal(response.headers.get(SAMPLE_HEADER), null);

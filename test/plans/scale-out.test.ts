@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
-import { freePort, spawnServer, stopServer, waitHealthy, type ServerProcess } from '../helpers/processes.js';
-import { createTestDatabase, redisEnv, redisUrl, type TestDatabase } from '../helpers/service.js';
+import { startTwoServers, stopServer, type ServerProcess } from '../helpers/processes.js';
+import { createTestDatabase, redisUrl, type TestDatabase } from '../helpers/service.js';
 
 /**
  * Two real `openenroll serve` processes on one database and one Redis: a key's limits are one budget for
@@ -17,26 +17,8 @@ let b: ServerProcess;
 before(async () => {
   database = createTestDatabase();
   await (await database.open()).close();
-  const env: Record<string, string> = {
-    DATABASE_URL: database.processUrl,
-    LOG_LEVEL: 'warn',
-    SANDBOX_ENROLLEES: '0',
-    OPENENROLL_MODE: 'sandbox',
-    SAMPLE_MARKET: 'false',
-    // One prefix for both: they must count in the same Redis keys.
-    ...redisEnv(),
-  };
-  try {
-    const [portA, portB] = [await freePort(), await freePort()];
-    a = spawnServer('instance A', portA, env);
-    servers.push(a);
-    b = spawnServer('instance B', portB, env);
-    servers.push(b);
-    await Promise.all([waitHealthy(a), waitHealthy(b)]);
-  } catch (error) {
-    await Promise.all(servers.map(stopServer));
-    throw error;
-  }
+  [a, b] = await startTwoServers(database.processUrl, { SANDBOX_ENROLLEES: '0', SAMPLE_MARKET: 'false' });
+  servers.push(a, b);
 });
 
 after(async () => {

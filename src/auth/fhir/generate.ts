@@ -6,6 +6,7 @@
  * Pure: no I/O, no clock, no Math.random; the same (n, seed) always gives the same JSON.
  * Every resource carries the `synthetic` tag and no `meta.lastUpdated` (the importer sets it).
  */
+import { Random } from '../../shared/random.js';
 import { sandboxIdentity } from '../sandbox/enrollees.js';
 import { EOB_TYPE_SYSTEM, type EobType } from './validate.js';
 import {
@@ -53,53 +54,6 @@ export function coverageId(part: MedicarePart, patientId: string): string {
 /** `carrier--10000000000`-style: the claim type, a hyphen, then the negative synthetic claim number. */
 export function eobId(type: EobType, claimNumber: number): string {
   return `${type}-${-claimNumber}`;
-}
-
-// ---- Seeded randomness -------------------------------------------------------------------------------
-
-/** Mixes two 32-bit values into one well-spread 32-bit value (murmur3-style finaliser). */
-function mix(a: number, b: number): number {
-  let h = (a ^ Math.imul(b, 0x9e3779b1)) >>> 0;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-/** A small seeded PRNG (mulberry32) with helpers. */
-class Rng {
-  private state: number;
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-  /** Uniform in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  /** Integer in [min, max]. */
-  int(min: number, max: number): number {
-    return min + Math.floor(this.next() * (max - min + 1));
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)]!;
-  }
-  weighted<T extends string>(weights: Readonly<Record<T, number>>): T {
-    const entries = Object.entries(weights) as [T, number][];
-    let r = this.next() * entries.reduce((sum, [, w]) => sum + w, 0);
-    for (const [key, w] of entries) {
-      r -= w;
-      if (r < 0) return key;
-    }
-    return entries[entries.length - 1]![0];
-  }
-}
-
-function rngFor(n: number, seed: number): Rng {
-  const seedHi = Math.floor(seed / 4294967296) >>> 0;
-  return new Rng(mix(mix(seed >>> 0, seedHi), n >>> 0));
 }
 
 // ---- Dates and money ---------------------------------------------------------------------------------
@@ -183,7 +137,7 @@ const CLAIM_WEIGHTS: Record<EobType, number> = {
 // ---- Identifiers -------------------------------------------------------------------------------------
 
 /** A 10-digit NPI with a valid Luhn check digit (computed with the 80840 prefix). Not a real provider. */
-function npi(rng: Rng): string {
+function npi(rng: Random): string {
   const body = `${rng.int(1, 2)}${String(rng.int(0, 99_999_999)).padStart(8, '0')}`;
   let sum = 24; // the prefix 80840 contributes 24 to the Luhn sum
   for (let i = 0; i < 9; i++) {
@@ -195,7 +149,7 @@ function npi(rng: Rng): string {
 }
 
 /** An MBI-shaped value; the 'S' in position 2 is a letter real MBIs never use, marking it synthetic. */
-function mbi(rng: Rng): string {
+function mbi(rng: Random): string {
   const letters = 'ACDEFGHJKMNPQRTUVWXY';
   const digit = () => String(rng.int(0, 9));
   const letter = () => rng.pick([...letters]);
@@ -215,7 +169,7 @@ const meta = (profile: string) => ({ profile: [profile], tag: [{ ...SYNTHETIC_TA
 
 function patientResource(
   n: number,
-  rng: Rng,
+  rng: Random,
   memberId: string,
 ): { resource: FhirResource; birthDay: number } {
   const identity = sandboxIdentity(n);
@@ -280,7 +234,7 @@ function coverageResource(
   };
 }
 
-function coverages(rng: Rng, patientId: string, memberId: string, birthDay: number, hasPartC: boolean) {
+function coverages(rng: Random, patientId: string, memberId: string, birthDay: number, hasPartC: boolean) {
   const sixtyFifth = new Date(birthDay * DAY_MS);
   sixtyFifth.setUTCFullYear(sixtyFifth.getUTCFullYear() + 65, sixtyFifth.getUTCMonth(), 1);
   const entitled = sixtyFifth.toISOString().slice(0, 10);
@@ -326,7 +280,7 @@ interface Line {
   submitted: number;
 }
 
-function linesFor(type: EobType, rng: Rng, days: number): Line[] {
+function linesFor(type: EobType, rng: Random, days: number): Line[] {
   const draw = (table: readonly ServiceCode[], quantity: number): Line => {
     const service = rng.pick(table);
     return { service, quantity, submitted: rng.int(service.minCents, service.maxCents) * quantity };
@@ -362,7 +316,7 @@ const PAID_SHARE: Record<MedicarePart, [number, number]> = {
   d: [0.6, 0.95],
 };
 
-function adjudication(submitted: number, type: EobType, rng: Rng) {
+function adjudication(submitted: number, type: EobType, rng: Random) {
   const part = CLAIM_KINDS[type].part;
   const eligible = part === 'd' ? submitted : Math.max(1, Math.round(submitted * (0.3 + rng.next() * 0.35)));
   const [low, high] = PAID_SHARE[part];
@@ -386,7 +340,7 @@ function eobResource(
   number: number,
   patientId: string,
   startDay: number,
-  rng: Rng,
+  rng: Random,
   diagnoses: readonly (typeof DIAGNOSES)[number][],
 ): FhirResource {
   const kind = CLAIM_KINDS[type];
@@ -467,7 +421,7 @@ function eobResource(
   return base;
 }
 
-function diagnosesFor(rng: Rng, conditions: readonly (typeof DIAGNOSES)[number][]) {
+function diagnosesFor(rng: Random, conditions: readonly (typeof DIAGNOSES)[number][]) {
   const first = rng.pick(conditions);
   const second = rng.pick(DIAGNOSES);
   return second.code === first.code || rng.next() < 0.4 ? [first] : [first, second];
@@ -482,7 +436,7 @@ export function generateEnrollee(n: number, seed: number): FhirResource[] {
   if (!Number.isSafeInteger(n) || n < 0)
     throw new RangeError('enrollee number must be a non-negative integer');
   if (!Number.isFinite(seed)) throw new RangeError('seed must be a finite number');
-  const rng = rngFor(n, seed);
+  const rng = new Random(seed, n);
   const memberId = mbi(rng);
   const { resource: patient, birthDay } = patientResource(n, rng, memberId);
   const hasPartC = rng.next() < 0.3;

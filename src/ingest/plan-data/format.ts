@@ -46,3 +46,8 @@ export function missingFrom(header: string[], required: string[]): string[] {
   const present = new Set(header);
   return required.filter((name) => !present.has(name));
 }
+
+/** The columns of a published header that every file must have: all but `optional`, in header order. */
+export function requiredColumns<C extends string>(header: readonly C[], optional: readonly C[]): C[] {
+  return header.filter((column) => !optional.includes(column));
+}

@@ -1,5 +1,5 @@
 import type { Metal, PlanSpec } from './catalogue.js';
-import type { Random } from './random.js';
+import type { Random } from '../../shared/random.js';
 
 /** In-network (tier 1) cost sharing of one plan variant, in whole dollars per individual. */
 export interface CostSharing {

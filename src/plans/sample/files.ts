@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { SAMPLE_COUNTIES, SAMPLE_STATE, SAMPLE_STATE_FIPS, SAMPLE_ZIP_COUNTIES } from './geography.js';
 import { buildSampleMarket, ratesByAge, type SampleMarket } from './market.js';
 import { planAttributesRow } from './plan-attributes-rows.js';
-import { PLAN_ATTRIBUTES_COLUMNS, RATE_COLUMNS, SERVICE_AREA_COLUMNS } from './puf-columns.js';
+import { PLAN_ATTRIBUTES_COLUMNS, RATE_COLUMNS, SERVICE_AREA_COLUMNS } from '../tables/puf-columns.js';
 
 /** One written file and the ingest kind that reads it, in the order a load must run them. */
 export interface SampleFile {

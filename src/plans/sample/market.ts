@@ -2,7 +2,7 @@ import { FEDERAL_AGE_CURVE } from './age-curve.js';
 import { SAMPLE_ISSUERS, issuerName, type IssuerSpec, type Metal, type PlanSpec } from './catalogue.js';
 import { cost, variantsOf, type Variant } from './cost-sharing.js';
 import { SAMPLE_COUNTIES, SAMPLE_STATE } from './geography.js';
-import { Random } from './random.js';
+import { Random } from '../../shared/random.js';
 
 /** The seed a zero-setup start uses, so every fresh sandbox serves the same sample market. */
 export const SAMPLE_MARKET_SEED = 2026;

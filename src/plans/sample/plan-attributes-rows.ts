@@ -2,7 +2,7 @@ import { issuerSite } from './catalogue.js';
 import type { CostSharing, SbcScenario, Variant } from './cost-sharing.js';
 import { SAMPLE_STATE } from './geography.js';
 import type { SampleMarket, SamplePlan } from './market.js';
-import type { PlanAttributesColumn } from './puf-columns.js';
+import type { PlanAttributesColumn } from '../tables/puf-columns.js';
 
 type Row = Partial<Record<PlanAttributesColumn, string>>;
 

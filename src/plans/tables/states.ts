@@ -1,4 +1,7 @@
-/** A state (or DC) as the plan API names it: the `State` of the CMS document without its exchange fields. */
+/**
+ * A state, DC or territory as the plan API names it: the `State` of the CMS document without its exchange
+ * fields.
+ */
 export interface StateFacts {
   /** Census two-digit state FIPS code. */
   fips: string;
@@ -7,11 +10,13 @@ export interface StateFacts {
   name: string;
 }
 
+type Row = readonly [fips: string, abbrev: string, name: string];
+
 // U.S. Census Bureau, "State FIPS codes" (ANSI INCITS 38:2009, FIPS PUB 5-2) and USPS Publication 28,
-// Appendix B: the 50 states and the District of Columbia, the jurisdictions with a health insurance
-// marketplace (42 U.S.C. 18031; 45 CFR 155.20 "State" includes DC). Territories run no marketplace and are
-// not listed. The same facts as `shared/data/geo/states.csv`.
-const ROWS: readonly (readonly [fips: string, abbrev: string, name: string])[] = [
+// Appendix B; the same facts as `shared/data/geo/states.csv`. First the 50 states and the District of
+// Columbia, the jurisdictions with a health insurance marketplace (42 U.S.C. 18031; 45 CFR 155.20 "State"
+// includes DC).
+const STATE_ROWS: readonly Row[] = [
   ['01', 'AL', 'Alabama'],
   ['02', 'AK', 'Alaska'],
   ['04', 'AZ', 'Arizona'],
@@ -65,12 +70,27 @@ const ROWS: readonly (readonly [fips: string, abbrev: string, name: string])[] =
   ['56', 'WY', 'Wyoming'],
 ];
 
-/** The 50 states and DC, in FIPS order. */
-export const STATES: readonly StateFacts[] = ROWS.map(([fips, abbrev, name]) => ({ fips, abbrev, name }));
+// Then the five inhabited territories: they run no marketplace, but public geography files (HUD ZIP-county,
+// the Census county list) carry their codes.
+const TERRITORY_ROWS: readonly Row[] = [
+  ['60', 'AS', 'American Samoa'],
+  ['66', 'GU', 'Guam'],
+  ['69', 'MP', 'Northern Mariana Islands'],
+  ['72', 'PR', 'Puerto Rico'],
+  ['78', 'VI', 'U.S. Virgin Islands'],
+];
+
+const toFacts = ([fips, abbrev, name]: Row): StateFacts => ({ fips, abbrev, name });
+
+/** The 50 states and DC, in FIPS order: the jurisdictions with a marketplace, the ones `/states` lists. */
+export const STATES: readonly StateFacts[] = STATE_ROWS.map(toFacts);
+
+/** The 50 states, DC and the five inhabited territories, in FIPS order. */
+export const STATES_AND_TERRITORIES: readonly StateFacts[] = [...STATES, ...TERRITORY_ROWS.map(toFacts)];
 
 const byAbbrev = new Map(STATES.map((s) => [s.abbrev, s]));
 
-/** The state of a USPS abbreviation (upper case, as the API takes it), or undefined. */
+/** The state or DC of a USPS abbreviation (upper case, as the API takes it), or undefined: no territory. */
 export function findState(abbrev: string): StateFacts | undefined {
   return byAbbrev.get(abbrev);
 }

@@ -2,40 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { BenefitDetail } from '../../../src/plans/store/plan-detail.js';
 import { benefitType } from '../../../src/ingest/plan-data/formats/benefits.js';
+import { BENEFITS_COLUMNS } from '../../../src/plans/tables/puf-columns.js';
 import { ingest } from '../../helpers/shared-data.js';
-import { failedIngest, pufSuite, rejectLines } from './puf-helpers.js';
+import { benefitRow } from '../../helpers/fictional-issuer.js';
+import { failedIngest, ingestSuite, rejectLines } from '../../helpers/ingest-suite.js';
 
-const suite = pufSuite('benefits');
+const suite = ingestSuite('benefits');
 
-/** The current layout (research §4) in column order. */
-const CURRENT = [
-  'BusinessYear',
-  'StateCode',
-  'IssuerId',
-  'SourceName',
-  'ImportDate',
-  'StandardComponentId',
-  'PlanId',
-  'BenefitName',
-  'CopayInnTier1',
-  'CopayInnTier2',
-  'CopayOutofNet',
-  'CoinsInnTier1',
-  'CoinsInnTier2',
-  'CoinsOutofNet',
-  'IsEHB',
-  'IsCovered',
-  'QuantLimitOnSvc',
-  'LimitQty',
-  'LimitUnit',
-  'Exclusions',
-  'Explanation',
-  'EHBVarReason',
-  'IsExclFromInnMOOP',
-  'IsExclFromOonMOOP',
-];
-
-/** PY2014–2016: the same plus VersionNum, IssuerId2, StateCode2, IsStateMandate, IsSubjToDedTier1/2, MinimumStay, RowNumber. */
+/** PY2014–2016: the current layout (BENEFITS_COLUMNS) plus VersionNum, IssuerId2, StateCode2, IsStateMandate, IsSubjToDedTier1/2, MinimumStay, RowNumber. */
 const OLD = [
   'BusinessYear',
   'StateCode',
@@ -71,36 +45,6 @@ const OLD = [
   'RowNumber',
 ];
 
-function row(name: string, overrides: Record<string, string> = {}): Record<string, string> {
-  return {
-    BusinessYear: '2031',
-    StateCode: 'TX',
-    IssuerId: '99999',
-    SourceName: 'HIOS',
-    ImportDate: '2030-08-01 01:02:03',
-    StandardComponentId: '99999TX0010001',
-    PlanId: '99999TX0010001-01',
-    BenefitName: name,
-    CopayInnTier1: 'Not Applicable',
-    CopayInnTier2: '',
-    CopayOutofNet: 'Not Applicable',
-    CoinsInnTier1: 'Not Applicable',
-    CoinsInnTier2: '',
-    CoinsOutofNet: 'Not Applicable',
-    IsEHB: 'Yes',
-    IsCovered: 'Covered',
-    QuantLimitOnSvc: 'No',
-    LimitQty: '',
-    LimitUnit: '',
-    Exclusions: '',
-    Explanation: '',
-    EHBVarReason: '',
-    IsExclFromInnMOOP: 'No',
-    IsExclFromOonMOOP: 'Yes',
-    ...overrides,
-  };
-}
-
 async function benefits(year: number, variantId: string) {
   const rows = await suite.storage.db
     .selectFrom('plan_benefits')
@@ -135,25 +79,28 @@ describe('benefits: fixtures in the current layout', () => {
     const file = suite.csv(
       'benefits.csv',
       [
-        row('Primary Care Visit to Treat an Injury or Illness', {
+        benefitRow('Primary Care Visit to Treat an Injury or Illness', {
           CopayInnTier1: '$30',
           CoinsInnTier1: '0%',
           CoinsOutofNet: '50% Coinsurance after deductible',
         }),
-        row('Inpatient Hospital Services (e.g., Hospital Stay)', {
+        benefitRow('Inpatient Hospital Services (e.g., Hospital Stay)', {
           CopayInnTier1: 'No Charge',
           CoinsInnTier1: '25% Coinsurance after deductible',
         }),
-        row('Preventive Care/Screening/Immunization', {
+        benefitRow('Preventive Care/Screening/Immunization', {
           CopayInnTier1: 'No Charge',
           CoinsInnTier1: 'No Charge',
         }),
-        row('Emergency Room Services', { CopayInnTier1: '$500 Copay with deductible', CoinsInnTier1: '20%' }),
-        row('Generic Drugs', {
+        benefitRow('Emergency Room Services', {
+          CopayInnTier1: '$500 Copay with deductible',
+          CoinsInnTier1: '20%',
+        }),
+        benefitRow('Generic Drugs', {
           CopayInnTier1: 'No Charge after deductible',
           CoinsInnTier1: 'Not Applicable',
         }),
-        row('Skilled Nursing Facility', {
+        benefitRow('Skilled Nursing Facility', {
           CopayInnTier1: '$150 Copay per Day',
           CoinsInnTier1: 'Not Applicable',
           QuantLimitOnSvc: 'Yes',
@@ -161,9 +108,9 @@ describe('benefits: fixtures in the current layout', () => {
           LimitUnit: 'Days per Benefit Period',
           Explanation: 'Prior authorization required.',
         }),
-        row('Bariatric Surgery', { IsCovered: 'Not Covered', IsEHB: '', Exclusions: 'Not covered.' }),
+        benefitRow('Bariatric Surgery', { IsCovered: 'Not Covered', IsEHB: '', Exclusions: 'Not covered.' }),
       ],
-      { header: CURRENT, bom: true },
+      { header: BENEFITS_COLUMNS, bom: true },
     );
     const summary = await ingest(suite.storage, 'benefits', [file]);
     assert.equal(summary.rejectedCount, 0);
@@ -219,8 +166,8 @@ describe('benefits: fixtures in the current layout', () => {
   });
 
   it('re-running replaces the year', async () => {
-    const file = suite.csv('again.csv', [row('Specialist Visit', { CopayInnTier1: '$60' })], {
-      header: CURRENT,
+    const file = suite.csv('again.csv', [benefitRow('Specialist Visit', { CopayInnTier1: '$60' })], {
+      header: BENEFITS_COLUMNS,
     });
     await ingest(suite.storage, 'benefits', [file]);
     await ingest(suite.storage, 'benefits', [file]);
@@ -231,14 +178,14 @@ describe('benefits: fixtures in the current layout', () => {
     const file = suite.csv(
       'bad-benefits.csv',
       [
-        row('Specialist Visit', { CopayInnTier1: '$60' }),
-        row('Specialist Visit', { PlanId: '99999TX0010002-01' }),
-        row('Specialist Visit', { PlanId: '99999TX0010001' }),
-        row('Specialist Visit', { CopayInnTier1: 'sixty dollars' }),
-        row('Specialist Visit', { IsCovered: 'Maybe' }),
-        row('', {}),
+        benefitRow('Specialist Visit', { CopayInnTier1: '$60' }),
+        benefitRow('Specialist Visit', { PlanId: '99999TX0010002-01' }),
+        benefitRow('Specialist Visit', { PlanId: '99999TX0010001' }),
+        benefitRow('Specialist Visit', { CopayInnTier1: 'sixty dollars' }),
+        benefitRow('Specialist Visit', { IsCovered: 'Maybe' }),
+        benefitRow('', {}),
       ],
-      { header: CURRENT },
+      { header: BENEFITS_COLUMNS },
     );
     const error = await failedIngest(suite.storage, 'benefits', [file]);
     assert.deepEqual(rejectLines(error.summary), [
@@ -254,9 +201,9 @@ describe('benefits: fixtures in the current layout', () => {
   });
 
   it('refuses a file without the copay columns', async () => {
-    const header = CURRENT.filter((c) => !c.startsWith('Copay'));
+    const header = BENEFITS_COLUMNS.filter((c) => !c.startsWith('Copay'));
     const error = await failedIngest(suite.storage, 'benefits', [
-      suite.csv('no-copay.csv', [row('X')], { header }),
+      suite.csv('no-copay.csv', [benefitRow('X')], { header }),
     ]);
     assert.match(error.message, /missing columns "CopayInnTier1", "CopayInnTier2", "CopayOutofNet"/);
   });
@@ -265,7 +212,7 @@ describe('benefits: fixtures in the current layout', () => {
 describe('benefits: the PY2014–2016 layout with its extra columns', () => {
   it('reads past VersionNum, IssuerId2, IsStateMandate, IsSubjToDedTier1/2, MinimumStay, RowNumber', async () => {
     const old = (name: string, extra: Record<string, string>) =>
-      row(name, {
+      benefitRow(name, {
         BusinessYear: '2015',
         VersionNum: '7',
         IssuerId2: '99999',

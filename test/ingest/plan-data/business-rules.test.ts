@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { relationshipsOf } from '../../../src/ingest/plan-data/formats/business-rules.js';
 import { ingest, sharedData, skipWithoutSharedData } from '../../helpers/shared-data.js';
-import { failedIngest, pufSuite, rejectLines } from './puf-helpers.js';
+import { failedIngest, ingestSuite, rejectLines } from '../../helpers/ingest-suite.js';
 
 const FILE = 'marketplace_puf/legacy_2014/Business_Rules_PUF_2014.csv';
-const suite = pufSuite('business-rules');
+const suite = ingestSuite('business-rules');
 
 async function rules(year: number, issuerId: string, scopeId: string) {
   const row = await suite.storage.db

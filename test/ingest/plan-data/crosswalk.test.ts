@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ingest } from '../../helpers/shared-data.js';
-import { failedIngest, pufSuite, rejectLines } from './puf-helpers.js';
+import { failedIngest, ingestSuite, rejectLines } from '../../helpers/ingest-suite.js';
 
-const suite = pufSuite('crosswalk');
+const suite = ingestSuite('crosswalk');
 
 /** The PY2025 → PY2026 layout (research §4 and the PUF's published header), in column order. */
 function row(overrides: Record<string, string> = {}, from = 2025, to = 2026): Record<string, string> {

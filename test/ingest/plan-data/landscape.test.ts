@@ -1,43 +1,22 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { IngestError } from '../../../src/ingest/plan-data/run.js';
 import type { CostLimit, PlanDetail, VariantDetail } from '../../../src/plans/store/plan-detail.js';
-import { migrate, type Storage } from '../../../src/storage/connect.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/service.js';
+import { ingestSuite } from '../../helpers/ingest-suite.js';
 import { ingest, sharedData, sharedDataDir, skipWithoutSharedData } from '../../helpers/shared-data.js';
 
 const LANDSCAPE = 'premiums/qhp_landscape_2014_2017';
 const CENSUS = 'geo/census_2010_national_county_fips.csv';
 const CHANGES = 'geo/county_fips_changes_since_2010.csv';
 
-let database: TestDatabase;
-let storage: Storage;
-let dir: string;
-before(async () => {
-  database = createTestDatabase();
-  storage = await database.open();
-  await migrate(storage);
-  dir = mkdtempSync(join(tmpdir(), 'landscape-'));
-});
-after(async () => {
-  await storage.close();
-  await database.drop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function fixture(name: string, lines: string[]): string {
-  const file = join(dir, name);
-  writeFileSync(file, lines.join('\n') + '\n');
-  return file;
-}
+const suite = ingestSuite('landscape');
 
 const landscapeFile = (name: string) => sharedData(`${LANDSCAPE}/${name}`);
 
 async function countyRows(year: number, planId: string) {
-  const rows = await storage.db
+  const rows = await suite.storage.db
     .selectFrom('plan_counties')
     .selectAll()
     .where('year', '=', year)
@@ -52,23 +31,12 @@ async function countyRows(year: number, planId: string) {
 }
 
 const plan = (year: number, planId: string) =>
-  storage.db
+  suite.storage.db
     .selectFrom('plans')
     .selectAll()
     .where('year', '=', year)
     .where('plan_id', '=', planId)
     .executeTakeFirst();
-
-const count = async (table: 'plans' | 'plan_counties' | 'plan_variants' | 'issuers', year: number) =>
-  Number(
-    (
-      await storage.db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('year', '=', year)
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
 
 const realFiles = skipWithoutSharedData(LANDSCAPE, CENSUS, CHANGES);
 
@@ -76,15 +44,18 @@ describe('landscape: the ten real CMS QHP Landscape files (2014–2017)', { skip
   const files = realFiles ? [] : readdirSync(join(sharedDataDir, LANDSCAPE)).sort();
 
   it('stops with a clear message when the county list was not loaded first', async () => {
-    await assert.rejects(ingest(storage, 'landscape', [landscapeFile(files[0]!)]), /ingest counties first/);
-    assert.equal(await count('plans', 2014), 0);
+    await assert.rejects(
+      ingest(suite.storage, 'landscape', [landscapeFile(files[0]!)]),
+      /ingest counties first/,
+    );
+    assert.equal(await suite.count('plans', 2014), 0);
   });
 
   it('loads all ten files in one load with no rejects, counties split between rating areas included', async (t) => {
-    await ingest(storage, 'counties', [sharedData(CENSUS), sharedData(CHANGES)]);
+    await ingest(suite.storage, 'counties', [sharedData(CENSUS), sharedData(CHANGES)]);
     const started = performance.now();
     const summary = await ingest(
-      storage,
+      suite.storage,
       'landscape',
       files.map((f) => landscapeFile(f)),
     );
@@ -94,7 +65,7 @@ describe('landscape: the ten real CMS QHP Landscape files (2014–2017)', { skip
     assert.deepEqual(summary.years, [2014, 2015, 2016, 2017]);
     assert.equal(summary.rejectedCount, 0);
     // Idaho rated by 3-digit ZIP in 2017: Custer County (16037) is in areas 1 and 2, one row per area.
-    const custer = await storage.db
+    const custer = await suite.storage.db
       .selectFrom('plan_counties')
       .select('rating_area')
       .where('year', '=', 2017)
@@ -109,7 +80,7 @@ describe('landscape: the ten real CMS QHP Landscape files (2014–2017)', { skip
   });
 
   it("has each file's plans, one row per plan, and one county row per plan and county", async () => {
-    const perState = await storage.db
+    const perState = await suite.storage.db
       .selectFrom('plans')
       .select(['year', 'state'])
       .select((eb) => eb.fn.countAll().as('n'))
@@ -132,8 +103,8 @@ describe('landscape: the ten real CMS QHP Landscape files (2014–2017)', { skip
         '2017 ID 93',
       ],
     );
-    assert.equal(await count('plan_counties', 2014), 1352 + 1282);
-    assert.equal(await count('plan_counties', 2017), 1646);
+    assert.equal(await suite.count('plan_counties', 2014), 1352 + 1282);
+    assert.equal(await suite.count('plan_counties', 2017), 1646);
   });
 
   it('2014 Idaho: SelectHealth Preference Gold 250 in "ADA" county (no FIPS in 2014) → 16001, area 6', async () => {
@@ -150,7 +121,7 @@ describe('landscape: the ten real CMS QHP Landscape files (2014–2017)', { skip
     assert.equal(detail.issuer_name, 'SelectHealth');
     assert.equal(detail.benefits_url, 'http://selecthealth.org/sbc');
     assert.equal(detail.brochure_url, 'http://reform.selecthealth.org/product-detail/?id=26002ID0010001-00');
-    const issuer = await storage.db
+    const issuer = await suite.storage.db
       .selectFrom('issuers')
       .selectAll()
       .where('year', '=', 2014)
@@ -175,7 +146,7 @@ describe('landscape: the ten real CMS QHP Landscape files (2014–2017)', { skip
   });
 
   it('2014 Idaho: a plan with no drug deductible amount keeps the published text', async () => {
-    const variant = await storage.db
+    const variant = await suite.storage.db
       .selectFrom('plan_variants')
       .selectAll()
       .where('year', '=', 2014)
@@ -231,7 +202,7 @@ describe('landscape: the ten real CMS QHP Landscape files (2014–2017)', { skip
   });
 
   it('2016 Oregon: a silver plan has the 73/87/94 % CSR variants with their own deductibles', async () => {
-    const variants = await storage.db
+    const variants = await suite.storage.db
       .selectFrom('plan_variants')
       .selectAll()
       .where('year', '=', 2016)
@@ -274,31 +245,31 @@ describe('landscape: the ten real CMS QHP Landscape files (2014–2017)', { skip
   });
 
   it('a plan the Plan Attributes PUF already has for the year keeps the PUF row; its counties still load', async () => {
-    await storage.db
+    await suite.storage.db
       .deleteFrom('plans')
       .where('year', '=', 2016)
       .where('plan_id', '=', '18350HI0880001')
       .execute();
-    await storage.db
+    await suite.storage.db
       .deleteFrom('issuers')
       .where('year', '=', 2016)
       .where('issuer_id', '=', '18350')
       .execute();
     const puf = (await plan(2016, '18350HI0880007'))!;
-    await storage.db
+    await suite.storage.db
       .insertInto('plans')
       .values({ ...puf, plan_id: '18350HI0880001', source: 'plan-attributes', name: 'from the PUF' })
       .execute();
-    await storage.db
+    await suite.storage.db
       .insertInto('issuers')
       .values({ year: 2016, issuer_id: '18350', state: 'HI', name: 'HMSA (PUF)', source: 'plan-attributes' })
       .execute();
     const hawaii = landscapeFile('2016_QHP_Landscape_HI_Individual_Market_Medical.csv');
-    const summary = await ingest(storage, 'landscape', [hawaii]);
+    const summary = await ingest(suite.storage, 'landscape', [hawaii]);
     assert.equal(summary.rejectedCount, 0);
     assert.equal((await plan(2016, '18350HI0880001'))?.name, 'from the PUF');
     assert.equal((await countyRows(2016, '18350HI0880001')).length, 4);
-    const issuer = await storage.db
+    const issuer = await suite.storage.db
       .selectFrom('issuers')
       .select(['name', 'source'])
       .where('year', '=', 2016)
@@ -308,13 +279,13 @@ describe('landscape: the ten real CMS QHP Landscape files (2014–2017)', { skip
 
     // The load replaced 2016: only Hawaii's landscape rows are left, and a second run changes nothing.
     const counts = async () => [
-      await count('plans', 2016),
-      await count('plan_counties', 2016),
-      await count('plan_variants', 2016),
+      await suite.count('plans', 2016),
+      await suite.count('plan_counties', 2016),
+      await suite.count('plan_variants', 2016),
     ];
     const first = await counts();
     assert.deepEqual(first.slice(0, 2), [21, 84]);
-    await ingest(storage, 'landscape', [hawaii]);
+    await ingest(suite.storage, 'landscape', [hawaii]);
     assert.deepEqual(await counts(), first);
   });
 });
@@ -342,32 +313,35 @@ describe('landscape: malformed files', () => {
   ];
 
   before(async () => {
-    await ingest(storage, 'counties', [fixture('counties.csv', counties)]);
+    await ingest(suite.storage, 'counties', [suite.lines('counties.csv', counties)]);
   });
 
   it('refuses a file without Plan Type, naming the column', async () => {
-    const file = fixture('2040_no_type.csv', [
+    const file = suite.lines('2040_no_type.csv', [
       header.replace('Plan Type,', 'Kind,'),
       row('NM', 'Bernalillo', '12345NM0010001'),
     ]);
-    await assert.rejects(ingest(storage, 'landscape', [file]), /missing column "plan type"/);
+    await assert.rejects(ingest(suite.storage, 'landscape', [file]), /missing column "plan type"/);
   });
 
   it('needs a year from --year or the file name', async () => {
-    await assert.rejects(ingest(storage, 'landscape', [fixture('landscape.csv', good)]), /give --year/);
+    await assert.rejects(
+      ingest(suite.storage, 'landscape', [suite.lines('landscape.csv', good)]),
+      /give --year/,
+    );
   });
 
   it('resolves county names in their spellings: endings, case, accents, cities', async () => {
-    const file = fixture('2040_QHP_Landscape_names.csv', [
+    const file = suite.lines('2040_QHP_Landscape_names.csv', [
       ...good,
       row('MD', 'Baltimore', '22222MD0010001'),
       row('MD', 'Baltimore City', '22222MD0010001'),
       row('AK', 'Juneau', '33333AK0010001'),
       row('LA', 'LaSalle', '44444LA0010001'),
     ]);
-    const summary = await ingest(storage, 'landscape', [file]);
+    const summary = await ingest(suite.storage, 'landscape', [file]);
     assert.equal(summary.rejectedCount, 0);
-    const fips = await storage.db
+    const fips = await suite.storage.db
       .selectFrom('plan_counties')
       .select(['fips', 'rating_area', 'premiums'])
       .where('year', '=', 2040)
@@ -379,7 +353,7 @@ describe('landscape: malformed files', () => {
     );
     assert.equal(fips[5]?.rating_area, 3);
     assert.deepEqual(JSON.parse(fips[0]!.premiums), { child: 10000, adult_21: 120050 });
-    const variant = await storage.db
+    const variant = await suite.storage.db
       .selectFrom('plan_variants')
       .select('detail')
       .where('variant_id', '=', '12345NM0010001-01')
@@ -390,15 +364,15 @@ describe('landscape: malformed files', () => {
   });
 
   it('fails on an unknown county or a bad FIPS with file and line, leaving the earlier data', async () => {
-    const before = await count('plan_counties', 2040);
-    const bad = fixture('2040_QHP_Landscape_bad.csv', [
+    const before = await suite.count('plan_counties', 2040);
+    const bad = suite.lines('2040_QHP_Landscape_bad.csv', [
       ...good,
       row('NM', 'Atlantis', '12345NM0010001'),
       row('NM', 'Bernalillo', '12345NM001000X'),
       row('NM', 'Bernalillo', '12345NM0010002', 'Area Six'),
       row('NM', 'Bernalillo', '12345NV0010002'),
     ]);
-    await assert.rejects(ingest(storage, 'landscape', [bad]), (error: Error) => {
+    await assert.rejects(ingest(suite.storage, 'landscape', [bad]), (error: Error) => {
       assert.ok(error instanceof IngestError);
       assert.deepEqual(
         error.summary?.rejected.map((r) => [r.file, r.line, r.reason]),
@@ -411,15 +385,15 @@ describe('landscape: malformed files', () => {
       );
       return true;
     });
-    assert.equal(await count('plan_counties', 2040), before);
+    assert.equal(await suite.count('plan_counties', 2040), before);
 
-    const withFips = fixture('2041_QHP_Landscape_fips.csv', [
+    const withFips = suite.lines('2041_QHP_Landscape_fips.csv', [
       'state_code,fips_county_code,county_name,metal_level,issuer_name,hios_issuer_id,plan_id_standard_component,plan_marketing_name,plan_type,rating_area,premium_adult_individual_age_21',
       'NM,35001,Bernalillo County,Gold,Issuer B,55555,55555NM0010001,Plan B,PPO,1,250.5',
       'NM,35999,Nowhere County,Gold,Issuer B,55555,55555NM0010001,Plan B,PPO,1,250.5',
       'NM,35013,Dona Ana County,Gold,Issuer B,55556,55555NM0010001,Plan B,PPO,3,250.5',
     ]);
-    await assert.rejects(ingest(storage, 'landscape', [withFips]), (error: Error) => {
+    await assert.rejects(ingest(suite.storage, 'landscape', [withFips]), (error: Error) => {
       assert.ok(error instanceof IngestError);
       assert.deepEqual(
         error.summary?.rejected.map((r) => [r.line, r.reason]),
@@ -433,17 +407,17 @@ describe('landscape: malformed files', () => {
   });
 
   it('stores the good rows when rejects are allowed, and a re-run replaces rather than duplicates', async () => {
-    const bad = fixture('2042_QHP_Landscape_some_bad.csv', [
+    const bad = suite.lines('2042_QHP_Landscape_some_bad.csv', [
       ...good,
       row('NM', 'Atlantis', '12345NM0010001'),
     ]);
     for (let run = 0; run < 2; run++) {
-      const summary = await ingest(storage, 'landscape', [bad], { allowRejects: 1 });
+      const summary = await ingest(suite.storage, 'landscape', [bad], { allowRejects: 1 });
       assert.equal(summary.rejectedCount, 1);
-      assert.equal(await count('plan_counties', 2042), 2);
-      assert.equal(await count('plans', 2042), 1);
-      assert.equal(await count('issuers', 2042), 1);
-      assert.equal(await count('plan_variants', 2042), 1);
+      assert.equal(await suite.count('plan_counties', 2042), 2);
+      assert.equal(await suite.count('plans', 2042), 1);
+      assert.equal(await suite.count('issuers', 2042), 1);
+      assert.equal(await suite.count('plan_variants', 2042), 1);
     }
   });
 });

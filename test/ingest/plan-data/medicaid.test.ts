@@ -1,38 +1,17 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { IngestError } from '../../../src/ingest/plan-data/run.js';
-import { migrate, type Storage } from '../../../src/storage/connect.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/service.js';
+import { ingestSuite } from '../../helpers/ingest-suite.js';
 import { ingest, sharedData, skipWithoutSharedData } from '../../helpers/shared-data.js';
 
 const LIMITS = 'medicaid/medicaid_chip_income_limits_pct_fpl.csv';
 
-let database: TestDatabase;
-let storage: Storage;
-let dir: string;
-before(async () => {
-  database = createTestDatabase();
-  storage = await database.open();
-  await migrate(storage);
-  dir = mkdtempSync(join(tmpdir(), 'medicaid-'));
-});
-after(async () => {
-  await storage.close();
-  await database.drop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function fixture(name: string, lines: string[]): string {
-  const file = join(dir, name);
-  writeFileSync(file, lines.join('\r\n') + '\r\n');
-  return file;
-}
+const suite = ingestSuite('medicaid');
+// The limits file is written with CRLF line ends, as the published one is.
+const crlfLines = (name: string, lines: string[]) => suite.lines(name, lines, '\r\n');
 
 async function limit(year: number, state: string, category: string, program = 'medicaid') {
-  const row = await storage.db
+  const row = await suite.storage.db
     .selectFrom('medicaid_limits')
     .select(['quarter', 'pct_fpl'])
     .where('year', '=', year)
@@ -43,15 +22,11 @@ async function limit(year: number, state: string, category: string, program = 'm
   return row && { quarter: Number(row.quarter), pct: row.pct_fpl === null ? null : Number(row.pct_fpl) };
 }
 
-const count = async (year?: number) => {
-  let query = storage.db.selectFrom('medicaid_limits').select((eb) => eb.fn.countAll().as('n'));
-  if (year !== undefined) query = query.where('year', '=', year);
-  return Number((await query.executeTakeFirstOrThrow()).n);
-};
+const count = (year?: number) => suite.count('medicaid_limits', year);
 
 describe('medicaid: the real limits file (CRLF, 2014–2026)', { skip: skipWithoutSharedData(LIMITS) }, () => {
   it('loads every year the file holds, each as its own dataset', async () => {
-    const summary = await ingest(storage, 'medicaid', [sharedData(LIMITS)]);
+    const summary = await ingest(suite.storage, 'medicaid', [sharedData(LIMITS)]);
     assert.equal(summary.read, 5515);
     assert.equal(summary.stored, 5515);
     assert.equal(summary.rejectedCount, 0);
@@ -78,7 +53,7 @@ describe('medicaid: the real limits file (CRLF, 2014–2026)', { skip: skipWitho
   });
 
   it('with --year loads only that year and leaves the others', async () => {
-    const summary = await ingest(storage, 'medicaid', [sharedData(LIMITS)], { year: 2025 });
+    const summary = await ingest(suite.storage, 'medicaid', [sharedData(LIMITS)], { year: 2025 });
     assert.equal(summary.stored, 459);
     assert.equal(summary.rejectedCount, 0);
     assert.equal(await count(), 5515);
@@ -86,7 +61,7 @@ describe('medicaid: the real limits file (CRLF, 2014–2026)', { skip: skipWitho
 
   it('refuses a --year the file does not cover rather than emptying it', async () => {
     await assert.rejects(
-      ingest(storage, 'medicaid', [sharedData(LIMITS)], { year: 2030 }),
+      ingest(suite.storage, 'medicaid', [sharedData(LIMITS)], { year: 2030 }),
       /no rows for 2030/,
     );
   });
@@ -101,21 +76,24 @@ describe('medicaid: malformed files', () => {
   ];
 
   it('refuses a file without the limit column', async () => {
-    const file = fixture('nolimit.csv', ['as_of_year_jan1,state,program,category', '2040,NM,medicaid,adult']);
-    await assert.rejects(ingest(storage, 'medicaid', [file]), /missing column "income_limit_pct_fpl"/);
+    const file = crlfLines('nolimit.csv', [
+      'as_of_year_jan1,state,program,category',
+      '2040,NM,medicaid,adult',
+    ]);
+    await assert.rejects(ingest(suite.storage, 'medicaid', [file]), /missing column "income_limit_pct_fpl"/);
   });
 
   it('fails on bad rows with file and line, keeps the earlier data; allowRejects stores the good rows', async () => {
-    await ingest(storage, 'medicaid', [fixture('good.csv', good)]);
+    await ingest(suite.storage, 'medicaid', [crlfLines('good.csv', good)]);
     assert.equal(await count(2040), 2);
-    const bad = fixture('bad.csv', [
+    const bad = crlfLines('bad.csv', [
       ...good,
       '2040,XX,medicaid,adult,138,x',
       '2040,KS,medicaid,infant_0_1,high,x',
       '2040,NM,medicaid,adult_19_64_expansion,140,x',
       '20x0,KS,medicaid,infant_0_1,171,x',
     ]);
-    await assert.rejects(ingest(storage, 'medicaid', [bad]), (error: Error) => {
+    await assert.rejects(ingest(suite.storage, 'medicaid', [bad]), (error: Error) => {
       assert.ok(error instanceof IngestError);
       assert.deepEqual(
         error.summary?.rejected.map((r) => [r.line, r.reason]),
@@ -130,9 +108,9 @@ describe('medicaid: malformed files', () => {
       return true;
     });
     assert.equal(await count(2040), 2);
-    const summary = await ingest(storage, 'medicaid', [bad], { allowRejects: 4 });
+    const summary = await ingest(suite.storage, 'medicaid', [bad], { allowRejects: 4 });
     assert.equal(summary.stored, 2);
-    await ingest(storage, 'medicaid', [bad], { allowRejects: 4 });
+    await ingest(suite.storage, 'medicaid', [bad], { allowRejects: 4 });
     assert.equal(await count(2040), 2);
   });
 });

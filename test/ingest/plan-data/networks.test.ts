@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ingest, sharedData, skipWithoutSharedData } from '../../helpers/shared-data.js';
-import { failedIngest, pufSuite, rejectLines } from './puf-helpers.js';
+import { failedIngest, ingestSuite, rejectLines } from '../../helpers/ingest-suite.js';
 
 const FILE = 'marketplace_puf/legacy_2014/Network_PUF_2014.csv';
-const suite = pufSuite('networks');
+const suite = ingestSuite('networks');
 
 const network = (year: number, issuerId: string, networkId: string) =>
   suite.storage.db

@@ -4,10 +4,10 @@ import { describe, it } from 'node:test';
 import type { CostLimit, PlanDetail, VariantDetail } from '../../../src/plans/store/plan-detail.js';
 import { openZipEntry } from '../../../src/ingest/sources/zip-entry.js';
 import { ingest, sharedData, skipWithoutSharedData } from '../../helpers/shared-data.js';
-import { failedIngest, pufSuite, rejectLines } from './puf-helpers.js';
+import { failedIngest, ingestSuite, rejectLines } from '../../helpers/ingest-suite.js';
 
 const ZIP = 'marketplace_puf/2025/plan-attributes-puf.zip';
-const suite = pufSuite('plan-attributes');
+const suite = ingestSuite('plan-attributes');
 
 const plan = (year: number, planId: string) =>
   suite.storage.db

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ingest } from '../../helpers/shared-data.js';
-import { failedIngest, pufSuite, rejectLines } from './puf-helpers.js';
+import { failedIngest, ingestSuite, rejectLines } from '../../helpers/ingest-suite.js';
 
-const suite = pufSuite('quality');
+const suite = ingestSuite('quality');
 
 function row(overrides: Record<string, string> = {}): Record<string, string> {
   return {

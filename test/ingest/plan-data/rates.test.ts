@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ingest, sharedData, skipWithoutSharedData } from '../../helpers/shared-data.js';
-import { failedIngest, pufSuite, rejectLines } from './puf-helpers.js';
+import { FICTIONAL_ISSUER_CELLS } from '../../helpers/fictional-issuer.js';
+import { failedIngest, ingestSuite, rejectLines } from '../../helpers/ingest-suite.js';
 
 const SAMPLE = 'premiums/rate_puf_kaggle_2016_sample/Rate_2016_TX_RatingArea3_age30.csv';
-const suite = pufSuite('rates');
+const suite = ingestSuite('rates');
 
 const rates = (year: number, planId: string) =>
   suite.storage.db
@@ -61,11 +62,7 @@ describe(
 
 function row(overrides: Record<string, string> = {}): Record<string, string> {
   return {
-    BusinessYear: '2031',
-    StateCode: 'TX',
-    IssuerId: '99999',
-    SourceName: 'HIOS',
-    ImportDate: '2030-08-01 01:02:03',
+    ...FICTIONAL_ISSUER_CELLS,
     RateEffectiveDate: '2031-01-01',
     RateExpirationDate: '2031-12-31',
     PlanId: '99999TX0010001',

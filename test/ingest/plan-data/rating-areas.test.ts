@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { IngestError } from '../../../src/ingest/plan-data/run.js';
-import { migrate, type Storage } from '../../../src/storage/connect.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/service.js';
+import { ingestSuite } from '../../helpers/ingest-suite.js';
 import { ingest, sharedData, skipWithoutSharedData } from '../../helpers/shared-data.js';
 
 const PE_COUNTIES = 'premiums/policyengine_derived/county_rating_area_2025_policyengine.csv';
@@ -13,26 +9,7 @@ const LA_ZIP3 = 'premiums/policyengine_derived/ca_los_angeles_zip3_rating_area.c
 const HRECHT_COUNTIES = 'reference_tables/rating_areas_2014_hrecht_CountyRAs.csv';
 const HRECHT_ZIP3 = 'reference_tables/rating_areas_2014_hrecht_ZipCodeRAs.csv';
 
-let database: TestDatabase;
-let storage: Storage;
-let dir: string;
-before(async () => {
-  database = createTestDatabase();
-  storage = await database.open();
-  await migrate(storage);
-  dir = mkdtempSync(join(tmpdir(), 'rating-areas-'));
-});
-after(async () => {
-  await storage.close();
-  await database.drop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function fixture(name: string, lines: string[]): string {
-  const file = join(dir, name);
-  writeFileSync(file, lines.join('\n') + '\n');
-  return file;
-}
+const suite = ingestSuite('rating-areas');
 
 /**
  * The lookup order the `rating-areas` format documents: the county's row for the ZIP's 3-digit prefix,
@@ -45,7 +22,7 @@ async function areaOf(year: number, state: string, fips: string, zip: string): P
     ['', zip3],
     [fips, ''],
   ] as const) {
-    const row = await storage.db
+    const row = await suite.storage.db
       .selectFrom('rating_areas')
       .select('area')
       .where('year', '=', year)
@@ -59,7 +36,7 @@ async function areaOf(year: number, state: string, fips: string, zip: string): P
 }
 
 const rowsOf = (year: number) =>
-  storage.db
+  suite.storage.db
     .selectFrom('rating_areas')
     .selectAll()
     .where('year', '=', year)
@@ -73,9 +50,14 @@ describe(
   { skip: skipWithoutSharedData(PE_COUNTIES, LA_ZIP3, HRECHT_COUNTIES, HRECHT_ZIP3) },
   () => {
     it('loads the 2025 county table with the Los Angeles ZIP3 table in one load', async () => {
-      const summary = await ingest(storage, 'rating-areas', [sharedData(PE_COUNTIES), sharedData(LA_ZIP3)], {
-        year: 2025,
-      });
+      const summary = await ingest(
+        suite.storage,
+        'rating-areas',
+        [sharedData(PE_COUNTIES), sharedData(LA_ZIP3)],
+        {
+          year: 2025,
+        },
+      );
       assert.equal(summary.read, 3226 + 22);
       assert.equal(summary.stored, 3248);
       assert.equal(summary.rejectedCount, 0);
@@ -93,7 +75,7 @@ describe(
 
     it('loads the 2014 hrecht tables: full state names, FIPS without zeros, ZIP3-rated states', async () => {
       const summary = await ingest(
-        storage,
+        suite.storage,
         'rating-areas',
         [sharedData(HRECHT_COUNTIES), sharedData(HRECHT_ZIP3)],
         {
@@ -121,7 +103,7 @@ describe(
 
     it('a re-run replaces the year rather than adding to it, and leaves other years alone', async () => {
       const before2025 = await rowsOf(2025);
-      await ingest(storage, 'rating-areas', [sharedData(HRECHT_COUNTIES), sharedData(HRECHT_ZIP3)], {
+      await ingest(suite.storage, 'rating-areas', [sharedData(HRECHT_COUNTIES), sharedData(HRECHT_ZIP3)], {
         year: 2014,
       });
       assert.equal((await rowsOf(2014)).length, 3026);
@@ -135,12 +117,15 @@ describe('rating-areas: malformed files', () => {
   const good = [header, '35001,NM,Bernalillo County,X,1,exact', '35013,NM,Dona Ana County,X,3,exact'];
 
   it('needs --year (the tables have no year column)', async () => {
-    await assert.rejects(ingest(storage, 'rating-areas', [fixture('noyear.csv', good)]), /give --year/);
+    await assert.rejects(
+      ingest(suite.storage, 'rating-areas', [suite.lines('noyear.csv', good)]),
+      /give --year/,
+    );
   });
 
   it('refuses a file that is none of the known layouts, naming what the nearest lacks', async () => {
-    const file = fixture('other.csv', ['county_fips,state,area', '35001,NM,1']);
-    await assert.rejects(ingest(storage, 'rating-areas', [file], { year: 2030 }), (error: Error) => {
+    const file = suite.lines('other.csv', ['county_fips,state,area', '35001,NM,1']);
+    await assert.rejects(ingest(suite.storage, 'rating-areas', [file], { year: 2030 }), (error: Error) => {
       assert.ok(error instanceof IngestError);
       assert.match(error.message, /missing column "rating_area"/);
       return true;
@@ -148,16 +133,16 @@ describe('rating-areas: malformed files', () => {
   });
 
   it('fails on a bad FIPS with file and line, leaving the earlier load; allowRejects stores the rest', async () => {
-    await ingest(storage, 'rating-areas', [fixture('good.csv', good)], { year: 2030 });
+    await ingest(suite.storage, 'rating-areas', [suite.lines('good.csv', good)], { year: 2030 });
     const earlier = await rowsOf(2030);
     assert.equal(earlier.length, 2);
-    const bad = fixture('bad.csv', [
+    const bad = suite.lines('bad.csv', [
       ...good,
       '3500,NM,X,X,2,exact',
       '48201,NM,Harris,X,10,exact',
       '35006,NM,Cibola,X,,',
     ]);
-    await assert.rejects(ingest(storage, 'rating-areas', [bad], { year: 2030 }), (error: Error) => {
+    await assert.rejects(ingest(suite.storage, 'rating-areas', [bad], { year: 2030 }), (error: Error) => {
       assert.ok(error instanceof IngestError);
       assert.deepEqual(
         error.summary?.rejected.map((r) => [r.file, r.line, r.reason]),
@@ -170,15 +155,19 @@ describe('rating-areas: malformed files', () => {
       return true;
     });
     assert.deepEqual(await rowsOf(2030), earlier);
-    const summary = await ingest(storage, 'rating-areas', [bad], { year: 2030, allowRejects: 3 });
+    const summary = await ingest(suite.storage, 'rating-areas', [bad], { year: 2030, allowRejects: 3 });
     assert.equal(summary.stored, 2);
     assert.equal((await rowsOf(2030)).length, 2);
   });
 
   it('refuses two tables that give one place different areas', async () => {
-    const la = fixture('la.csv', ['zip3,rating_area,effective', '906,15,2014-01-01']);
-    const la2 = fixture('la2.csv', ['zip3,rating_area,effective', '906,16,2014-01-01', '907,15,2014-01-01']);
-    await assert.rejects(ingest(storage, 'rating-areas', [la, la2], { year: 2031 }), (error: Error) => {
+    const la = suite.lines('la.csv', ['zip3,rating_area,effective', '906,15,2014-01-01']);
+    const la2 = suite.lines('la2.csv', [
+      'zip3,rating_area,effective',
+      '906,16,2014-01-01',
+      '907,15,2014-01-01',
+    ]);
+    await assert.rejects(ingest(suite.storage, 'rating-areas', [la, la2], { year: 2031 }), (error: Error) => {
       assert.ok(error instanceof IngestError);
       assert.equal(
         error.summary?.rejected[0]?.reason,

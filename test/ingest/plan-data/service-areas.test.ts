@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ingest, sharedData, skipWithoutSharedData } from '../../helpers/shared-data.js';
-import { failedIngest, pufSuite, rejectLines } from './puf-helpers.js';
+import { FICTIONAL_ISSUER_CELLS } from '../../helpers/fictional-issuer.js';
+import { failedIngest, ingestSuite, rejectLines } from '../../helpers/ingest-suite.js';
 
 const FILE = 'marketplace_puf/2025/service-area-puf.csv';
-const suite = pufSuite('service-areas');
+const suite = ingestSuite('service-areas');
 
 const areaRows = (year: number, issuerId: string, serviceAreaId: string) =>
   suite.storage.db
@@ -67,11 +68,7 @@ describe('service-areas: the real PY2025 Service Area PUF', { skip: realFile }, 
 
 function row(overrides: Record<string, string> = {}): Record<string, string> {
   return {
-    BusinessYear: '2031',
-    StateCode: 'TX',
-    IssuerId: '99999',
-    SourceName: 'HIOS',
-    ImportDate: '2030-08-01 01:02:03',
+    ...FICTIONAL_ISSUER_CELLS,
     ServiceAreaId: 'TXS001',
     ServiceAreaName: 'Fixture area',
     CoverEntireState: 'No',

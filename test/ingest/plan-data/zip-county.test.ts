@@ -1,41 +1,23 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { IngestError } from '../../../src/ingest/plan-data/run.js';
-import { migrate, type Storage } from '../../../src/storage/connect.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/service.js';
+import { ingestSuite } from '../../helpers/ingest-suite.js';
 import { ingest, sharedData, skipWithoutSharedData } from '../../helpers/shared-data.js';
 
 const CSV = 'geo/ZIP_COUNTY_032023.csv';
 const XLSX = 'geo/ZIP_COUNTY_032023.xlsx';
 
-let database: TestDatabase;
-let storage: Storage;
-let dir: string;
-before(async () => {
-  database = createTestDatabase();
-  storage = await database.open();
-  await migrate(storage);
-  dir = mkdtempSync(join(tmpdir(), 'zip-county-'));
-});
-after(async () => {
-  await storage.close();
-  await database.drop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function fixture(name: string, lines: string[]): string {
-  const file = join(dir, name);
-  writeFileSync(file, lines.join('\n') + '\n');
-  return file;
-}
+const suite = ingestSuite('zip-county');
 
 const allRows = () =>
-  storage.db.selectFrom('geo_zip_counties').selectAll().orderBy('zip').orderBy('fips').execute();
+  suite.storage.db.selectFrom('geo_zip_counties').selectAll().orderBy('zip').orderBy('fips').execute();
 const zipRows = (zip: string) =>
-  storage.db.selectFrom('geo_zip_counties').selectAll().where('zip', '=', zip).orderBy('fips').execute();
+  suite.storage.db
+    .selectFrom('geo_zip_counties')
+    .selectAll()
+    .where('zip', '=', zip)
+    .orderBy('fips')
+    .execute();
 
 // PostgreSQL `real` is a 4-byte float (about 7 digits); SQLite REAL is a double.
 const close = (actual: number, expected: number) =>
@@ -43,12 +25,12 @@ const close = (actual: number, expected: number) =>
 
 describe('zip-county: the real HUD 2023Q1 crosswalk', { skip: skipWithoutSharedData(CSV, XLSX) }, () => {
   it('loads the CSV with HUD\'s three "99999" (no county) rows left out and nothing rejected', async () => {
-    const summary = await ingest(storage, 'zip-county', [sharedData(CSV)]);
+    const summary = await ingest(suite.storage, 'zip-county', [sharedData(CSV)]);
     assert.equal(summary.read, 54447);
     assert.equal(summary.stored, 54444);
     assert.equal(summary.rejectedCount, 0);
     assert.deepEqual(
-      await storage.db.selectFrom('geo_zip_counties').selectAll().where('fips', '=', '99999').execute(),
+      await suite.storage.db.selectFrom('geo_zip_counties').selectAll().where('fips', '=', '99999').execute(),
       [],
     );
   });
@@ -84,7 +66,7 @@ describe('zip-county: the real HUD 2023Q1 crosswalk', { skip: skipWithoutSharedD
 
   it('loads the published .xlsx to exactly the same rows as the CSV', async () => {
     const fromCsv = await allRows();
-    const summary = await ingest(storage, 'zip-county', [sharedData(XLSX)]);
+    const summary = await ingest(suite.storage, 'zip-county', [sharedData(XLSX)]);
     assert.equal(summary.stored, 54444);
     assert.equal(summary.rejectedCount, 0);
     assert.deepEqual(await allRows(), fromCsv);
@@ -96,8 +78,8 @@ describe('zip-county: malformed files', () => {
   good.push('99001,53063,SPOKANE,WA,1.0,1.0,1.0,1.0', '02467,25017,CHESTNUT HILL,MA,0.3,0.5,0.2,0.31');
 
   it('refuses a file without RES_RATIO, naming the column', async () => {
-    const file = fixture('no-ratio.csv', ['ZIP,COUNTY,TOT_RATIO', '99001,53063,1.0']);
-    await assert.rejects(ingest(storage, 'zip-county', [file]), (error: Error) => {
+    const file = suite.lines('no-ratio.csv', ['ZIP,COUNTY,TOT_RATIO', '99001,53063,1.0']);
+    await assert.rejects(ingest(suite.storage, 'zip-county', [file]), (error: Error) => {
       assert.ok(error instanceof IngestError);
       assert.match(error.message, /missing column "RES_RATIO"/);
       return true;
@@ -105,16 +87,16 @@ describe('zip-county: malformed files', () => {
   });
 
   it('fails a load with a bad county FIPS, reporting file and line, and leaves the earlier data', async () => {
-    await ingest(storage, 'zip-county', [fixture('good.csv', good)]);
+    await ingest(suite.storage, 'zip-county', [suite.lines('good.csv', good)]);
     const before = await allRows();
     assert.equal(before.length, 2);
-    const bad = fixture('bad.csv', [
+    const bad = suite.lines('bad.csv', [
       ...good,
       '99002,530630,SPOKANE,WA,1.0,1.0,1.0,1.0',
       '99003,53063,X,WA,1.5,0,0,1',
       '99004,98063,X,WA,1,1,1,1',
     ]);
-    await assert.rejects(ingest(storage, 'zip-county', [bad]), (error: Error) => {
+    await assert.rejects(ingest(suite.storage, 'zip-county', [bad]), (error: Error) => {
       assert.ok(error instanceof IngestError);
       assert.match(error.message, /3 rows rejected \(allowed: 0\); nothing was stored/);
       assert.deepEqual(error.summary?.rejected, [
@@ -136,20 +118,20 @@ describe('zip-county: malformed files', () => {
   });
 
   it('stores the good rows when rejects are allowed, and a re-run replaces rather than adds', async () => {
-    const bad = fixture('bad2.csv', [...good, '9900A,53063,SPOKANE,WA,1.0,1.0,1.0,1.0']);
-    const summary = await ingest(storage, 'zip-county', [bad], { allowRejects: 1 });
+    const bad = suite.lines('bad2.csv', [...good, '9900A,53063,SPOKANE,WA,1.0,1.0,1.0,1.0']);
+    const summary = await ingest(suite.storage, 'zip-county', [bad], { allowRejects: 1 });
     assert.equal(summary.stored, 2);
     assert.equal(summary.rejected[0]?.reason, 'ZIP "9900A" is not five digits');
-    await ingest(storage, 'zip-county', [bad], { allowRejects: 1 });
+    await ingest(suite.storage, 'zip-county', [bad], { allowRejects: 1 });
     assert.equal((await allRows()).length, 2);
   });
 
   it('reads an older vintage: lower-case names, no city or state, ZIPs that lost their leading zero', async () => {
-    const file = fixture('zip_county_2012.csv', [
+    const file = suite.lines('zip_county_2012.csv', [
       'zip,county,res_ratio,bus_ratio,oth_ratio,tot_ratio',
       '683,72125,0.94,1,0.97,0.94',
     ]);
-    await ingest(storage, 'zip-county', [file], { year: 2012 });
+    await ingest(suite.storage, 'zip-county', [file], { year: 2012 });
     assert.deepEqual(await allRows(), [
       { zip: '00683', fips: '72125', state: 'PR', city: '', res_ratio: 0.94, tot_ratio: 0.94 },
     ]);

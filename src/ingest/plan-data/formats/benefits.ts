@@ -1,31 +1,19 @@
-import { write } from '../../../plans/store/datasets.js';
+import { write, type Write } from '../../../plans/store/datasets.js';
 import type { BenefitDetail } from '../../../plans/store/plan-detail.js';
-import { Reject, missingFrom, type IngestFormat } from '../format.js';
-import { PLAN_ID, VARIANT_ID, firstReject, matching, yearCell, yesNo } from '../values.js';
+import { BENEFITS_COLUMNS } from '../../../plans/tables/puf-columns.js';
+import { Reject, missingFrom, requiredColumns, type IngestFormat } from '../format.js';
+import { PLAN_ID, VARIANT_ID, firstReject, matching, yesNo } from '../values.js';
 import { costSharingsOf } from './benefits-cost-sharing.js';
-import { cell, issuerAndState } from './puf-cells.js';
+import { issuerRows, notAVariantOf, type RowIssuer } from './issuer-rows.js';
+import { cell } from './puf-cells.js';
 
-const REQUIRED = [
-  'BusinessYear',
-  'StateCode',
-  'IssuerId',
-  'StandardComponentId',
-  'PlanId',
-  'BenefitName',
-  'CopayInnTier1',
-  'CopayInnTier2',
-  'CopayOutofNet',
-  'CoinsInnTier1',
-  'CoinsInnTier2',
-  'CoinsOutofNet',
-  'IsEHB',
-  'IsCovered',
-  'QuantLimitOnSvc',
-  'LimitQty',
-  'LimitUnit',
-  'Exclusions',
-  'Explanation',
-];
+const REQUIRED = requiredColumns(BENEFITS_COLUMNS, [
+  'SourceName',
+  'ImportDate',
+  'EHBVarReason',
+  'IsExclFromInnMOOP',
+  'IsExclFromOonMOOP',
+]);
 
 /**
  * The API's Benefit `type`: the PUF BenefitName upper-cased with every run of other characters collapsed
@@ -46,6 +34,53 @@ function coveredOf(value: string): boolean | Reject {
   return new Reject(`IsCovered "${value}" is not Covered or Not Covered`);
 }
 
+/** One Benefits and Cost Sharing PUF row: a benefit of a plan variant with its cost sharing per tier. */
+function benefitRow(cells: Record<string, string>, year: number, issuer: RowIssuer): Write[] | Reject {
+  const planId = matching(cells, 'StandardComponentId', PLAN_ID, 'a 14-character HIOS plan id');
+  const variantId = matching(cells, 'PlanId', VARIANT_ID, 'a plan variant id like 12345TX0010001-01');
+  const ehb = yesNo(cells, 'IsEHB');
+  const limited = yesNo(cells, 'QuantLimitOnSvc');
+  const covered = coveredOf(cell(cells, 'IsCovered'));
+  const bad = firstReject(planId, variantId, ehb, limited, covered);
+  if (bad) return bad;
+  const plan = planId as string;
+  const variant = variantId as string;
+  const notOurs = notAVariantOf(issuer, plan, variant);
+  if (notOurs) return notOurs;
+  // Names carry stray tabs and quotes in some years.
+  const name = cell(cells, 'BenefitName').replace(/[\t"]/g, '').trim();
+  if (name === '') return new Reject('BenefitName is empty');
+  const quantityText = cell(cells, 'LimitQty');
+  const quantity = quantityText === '' ? null : Number(quantityText.replace(/,/g, ''));
+  if (quantity !== null && !Number.isFinite(quantity)) {
+    return new Reject(`LimitQty "${quantityText}" is not a number`);
+  }
+  const sharings = costSharingsOf(cells);
+  if (sharings instanceof Reject) return sharings;
+  const detail: BenefitDetail = {
+    name,
+    type: benefitType(name),
+    covered: covered as boolean,
+    explanation: cell(cells, 'Explanation'),
+    exclusions: cell(cells, 'Exclusions'),
+    has_limits: limited === 1,
+    limit_unit: cell(cells, 'LimitUnit'),
+    limit_quantity: quantity,
+    cost_sharings: sharings,
+  };
+  return [
+    write('plan_benefits', {
+      year,
+      variant_id: variant,
+      plan_id: plan,
+      name,
+      covered: covered ? 1 : 0,
+      is_ehb: ehb as number,
+      detail: JSON.stringify(detail),
+    }),
+  ];
+}
+
 /**
  * CMS Benefits and Cost Sharing PUF: one row per plan variant and benefit with its copay and coinsurance
  * per network tier (older years add VersionNum, IssuerId2, StateCode2, RowNumber, IsStateMandate,
@@ -56,60 +91,5 @@ export const benefitsFormat: IngestFormat = {
   summary: 'CMS Benefits and Cost Sharing PUF (benefits-and-cost-sharing-puf.zip or .csv)',
   owns: [{ table: 'plan_benefits', scope: 'year' }],
   missingColumns: (header) => missingFrom(header, REQUIRED),
-  start() {
-    return {
-      yearOf: (cells) => yearCell(cells, 'BusinessYear'),
-      row(cells, year) {
-        const ids = issuerAndState(cells);
-        if (ids instanceof Reject) return ids;
-        const planId = matching(cells, 'StandardComponentId', PLAN_ID, 'a 14-character HIOS plan id');
-        const variantId = matching(cells, 'PlanId', VARIANT_ID, 'a plan variant id like 12345TX0010001-01');
-        const ehb = yesNo(cells, 'IsEHB');
-        const limited = yesNo(cells, 'QuantLimitOnSvc');
-        const covered = coveredOf(cell(cells, 'IsCovered'));
-        const bad = firstReject(planId, variantId, ehb, limited, covered);
-        if (bad) return bad;
-        const plan = planId as string;
-        const variant = variantId as string;
-        if (variant.slice(0, 14) !== plan) return new Reject(`PlanId ${variant} is not a variant of ${plan}`);
-        if (plan.slice(0, 5) !== ids.issuerId || plan.slice(5, 7) !== ids.state) {
-          return new Reject(
-            `StandardComponentId ${plan} is not a plan of issuer ${ids.issuerId} in ${ids.state}`,
-          );
-        }
-        // Names carry stray tabs and quotes in some years.
-        const name = cell(cells, 'BenefitName').replace(/[\t"]/g, '').trim();
-        if (name === '') return new Reject('BenefitName is empty');
-        const quantityText = cell(cells, 'LimitQty');
-        const quantity = quantityText === '' ? null : Number(quantityText.replace(/,/g, ''));
-        if (quantity !== null && !Number.isFinite(quantity)) {
-          return new Reject(`LimitQty "${quantityText}" is not a number`);
-        }
-        const sharings = costSharingsOf(cells);
-        if (sharings instanceof Reject) return sharings;
-        const detail: BenefitDetail = {
-          name,
-          type: benefitType(name),
-          covered: covered as boolean,
-          explanation: cell(cells, 'Explanation'),
-          exclusions: cell(cells, 'Exclusions'),
-          has_limits: limited === 1,
-          limit_unit: cell(cells, 'LimitUnit'),
-          limit_quantity: quantity,
-          cost_sharings: sharings,
-        };
-        return [
-          write('plan_benefits', {
-            year,
-            variant_id: variant,
-            plan_id: plan,
-            name,
-            covered: covered ? 1 : 0,
-            is_ehb: ehb as number,
-            detail: JSON.stringify(detail),
-          }),
-        ];
-      },
-    };
-  },
+  start: () => issuerRows(benefitRow),
 };

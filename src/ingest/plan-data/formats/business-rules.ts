@@ -1,7 +1,8 @@
 import { write, type Write } from '../../../plans/store/datasets.js';
 import { Reject, missingFrom, type IngestFormat } from '../format.js';
-import { PLAN_ID, yearCell, yesNo } from '../values.js';
-import { Preferred, cell, issuerAndState, marketOf, marketRank, optionalCell, perLoad } from './puf-cells.js';
+import { PLAN_ID, yesNo } from '../values.js';
+import { issuerRows } from './issuer-rows.js';
+import { Preferred, cell, marketOf, marketRank, optionalCell, perLoad } from './puf-cells.js';
 
 const REQUIRED = [
   'BusinessYear',
@@ -62,11 +63,8 @@ export const businessRulesFormat: IngestFormat = {
   missingColumns: (header) => missingFrom(header, REQUIRED),
   start({ seen }) {
     const rules = rulesOf(seen);
-    return {
-      yearOf: (cells) => yearCell(cells, 'BusinessYear'),
-      row(cells, year) {
-        const ids = issuerAndState(cells);
-        if (ids instanceof Reject) return ids;
+    return issuerRows(
+      (cells, year, ids) => {
         const plan = cell(cells, 'StandardComponentId');
         const product = cell(cells, 'ProductId');
         if (plan !== '' && !PLAN_ID.test(plan)) {
@@ -123,7 +121,7 @@ export const businessRulesFormat: IngestFormat = {
         );
         return [];
       },
-      finish: () => rules.take(),
-    };
+      () => rules.take(),
+    );
   },
 };

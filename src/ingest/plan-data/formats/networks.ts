@@ -1,7 +1,7 @@
 import { write, type Write } from '../../../plans/store/datasets.js';
 import { Reject, missingFrom, type IngestFormat } from '../format.js';
-import { yearCell } from '../values.js';
-import { Preferred, cell, issuerAndState, marketOf, marketRank, perLoad } from './puf-cells.js';
+import { issuerRows } from './issuer-rows.js';
+import { Preferred, cell, marketOf, marketRank, perLoad } from './puf-cells.js';
 
 const REQUIRED = ['BusinessYear', 'StateCode', 'IssuerId', 'NetworkName', 'NetworkId', 'NetworkURL'];
 
@@ -21,11 +21,8 @@ export const networksFormat: IngestFormat = {
   start({ seen }) {
     // A network listed once per market keeps one row (see marketRank).
     const networks = networksOf(seen);
-    return {
-      yearOf: (cells) => yearCell(cells, 'BusinessYear'),
-      row(cells, year) {
-        const ids = issuerAndState(cells);
-        if (ids instanceof Reject) return ids;
+    return issuerRows(
+      (cells, year, ids) => {
         const networkId = cell(cells, 'NetworkId');
         const id = NETWORK_ID.exec(networkId);
         if (!id) return new Reject(`NetworkId "${networkId}" is not a network id like TXN001`);
@@ -46,7 +43,7 @@ export const networksFormat: IngestFormat = {
         );
         return [];
       },
-      finish: () => networks.take(),
-    };
+      () => networks.take(),
+    );
   },
 };

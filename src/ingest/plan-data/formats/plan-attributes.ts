@@ -3,10 +3,11 @@ import { write, type Write } from '../../../plans/store/datasets.js';
 import type { VariantDetail } from '../../../plans/store/plan-detail.js';
 import type { Database } from '../../../storage/schema.js';
 import { Reject, missingFrom, type IngestFormat } from '../format.js';
-import { PLAN_ID, VARIANT_ID, firstReject, matching, yearCell, yesNo } from '../values.js';
+import { PLAN_ID, VARIANT_ID, firstReject, matching, yesNo } from '../values.js';
 import { designTypeOf, ehbFraction, metalLevelOf, planDetailOf, planTypeOf } from './plan-attributes-plan.js';
 import { costLimits, csrOf, sbcsOf } from './plan-attributes-variant.js';
-import { Preferred, cell, issuerAndState, marketOf, optionalCell, perLoad } from './puf-cells.js';
+import { issuerRows, notAVariantOf } from './issuer-rows.js';
+import { Preferred, cell, marketOf, optionalCell, perLoad } from './puf-cells.js';
 
 const SOURCE = 'plan-attributes';
 
@@ -91,12 +92,9 @@ export const planAttributesFormat: IngestFormat = {
   missingColumns: (header) => missingFrom(header, REQUIRED),
   start({ db, seen }) {
     const load = loadState(seen);
-    return {
-      yearOf: (cells) => yearCell(cells, 'BusinessYear'),
-      async row(cells, year) {
-        const ids = issuerAndState(cells);
-        if (ids instanceof Reject) return ids;
-        const { issuerId, state } = ids;
+    return issuerRows(
+      async (cells, year, issuer) => {
+        const { issuerId, state } = issuer;
         const planId = matching(cells, 'StandardComponentId', PLAN_ID, 'a 14-character HIOS plan id');
         const variantId = matching(cells, 'PlanId', VARIANT_ID, 'a plan variant id like 12345TX0010001-01');
         const market = marketOf(cells);
@@ -110,10 +108,8 @@ export const planAttributesFormat: IngestFormat = {
         if (bad) return bad;
         const plan = planId as string;
         const variant = variantId as string;
-        if (variant.slice(0, 14) !== plan) return new Reject(`PlanId ${variant} is not a variant of ${plan}`);
-        if (plan.slice(0, 5) !== issuerId || plan.slice(5, 7) !== state) {
-          return new Reject(`StandardComponentId ${plan} is not a plan of issuer ${issuerId} in ${state}`);
-        }
+        const notOurs = notAVariantOf(issuer, plan, variant);
+        if (notOurs) return notOurs;
         const name = cell(cells, 'PlanMarketingName');
         if (name === '') return new Reject('PlanMarketingName is empty');
         const serviceArea = optionalCell(cells, 'ServiceAreaId');
@@ -186,7 +182,7 @@ export const planAttributesFormat: IngestFormat = {
         );
         return writes;
       },
-      finish: () => load.plans.take(),
-    };
+      () => load.plans.take(),
+    );
   },
 };

@@ -1,6 +1,7 @@
 import { write } from '../../../plans/store/datasets.js';
 import { Reject, missingFrom, type IngestFormat } from '../format.js';
 import { PLAN_ID, matching } from '../values.js';
+import { notAPlanOf } from './issuer-rows.js';
 import { cell, issuerAndState } from './puf-cells.js';
 
 const RATINGS = [
@@ -31,9 +32,8 @@ export const qualityFormat: IngestFormat = {
         if (ids instanceof Reject) return ids;
         const planId = matching(cells, 'PlanID', PLAN_ID, 'a 14-character HIOS plan id');
         if (planId instanceof Reject) return planId;
-        if (planId.slice(0, 5) !== ids.issuerId || planId.slice(5, 7) !== ids.state) {
-          return new Reject(`PlanID ${planId} is not a plan of issuer ${ids.issuerId} in ${ids.state}`);
-        }
+        const notOurs = notAPlanOf(ids, 'PlanID', planId);
+        if (notOurs) return notOurs;
         const values: Record<string, string> = {};
         for (const [column, key] of RATINGS) {
           const value = cell(cells, column);

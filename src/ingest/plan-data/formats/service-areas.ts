@@ -1,22 +1,16 @@
-import { write } from '../../../plans/store/datasets.js';
-import { Reject, missingFrom, type IngestFormat } from '../format.js';
+import { write, type Write } from '../../../plans/store/datasets.js';
+import { SERVICE_AREA_COLUMNS } from '../../../plans/tables/puf-columns.js';
+import { Reject, missingFrom, requiredColumns, type IngestFormat } from '../format.js';
 import { stateOfFips } from '../state-codes.js';
-import { FIPS_COUNTY, firstReject, yearCell, yesNo } from '../values.js';
-import { cell, issuerAndState, marketOf } from './puf-cells.js';
+import { FIPS_COUNTY, firstReject, yesNo } from '../values.js';
+import { issuerRows, type RowIssuer } from './issuer-rows.js';
+import { cell, marketOf } from './puf-cells.js';
 
-const REQUIRED = [
-  'BusinessYear',
-  'StateCode',
-  'IssuerId',
-  'ServiceAreaId',
-  'ServiceAreaName',
-  'CoverEntireState',
-  'County',
-  'PartialCounty',
-  'ZipCodes',
-  'MarketCoverage',
-  'DentalOnlyPlan',
-];
+const REQUIRED = requiredColumns(SERVICE_AREA_COLUMNS, [
+  'SourceName',
+  'ImportDate',
+  'PartialCountyJustification',
+]);
 
 const SERVICE_AREA_ID = /^([A-Z]{2})S\d{3}$/;
 
@@ -35,6 +29,53 @@ export function zipList(value: string): string | Reject {
   return zips.join(',');
 }
 
+/** One Service Area PUF row: a county (whole, or some of its ZIPs) or a whole state of a service area. */
+function serviceAreaRow(cells: Record<string, string>, year: number, issuer: RowIssuer): Write[] | Reject {
+  const { issuerId, state } = issuer;
+  const serviceAreaId = cell(cells, 'ServiceAreaId');
+  const area = SERVICE_AREA_ID.exec(serviceAreaId);
+  if (!area) return new Reject(`ServiceAreaId "${serviceAreaId}" is not a service area id like TXS001`);
+  if (area[1] !== state)
+    return new Reject(`ServiceAreaId ${serviceAreaId} is not a service area of ${state}`);
+  const market = marketOf(cells);
+  const dental = yesNo(cells, 'DentalOnlyPlan');
+  const entireState = yesNo(cells, 'CoverEntireState');
+  const partial = yesNo(cells, 'PartialCounty');
+  const bad = firstReject(market, dental, entireState, partial);
+  if (bad) return bad;
+
+  let fips = '';
+  let zips = '';
+  if (entireState === 0) {
+    fips = cell(cells, 'County');
+    if (!FIPS_COUNTY.test(fips)) return new Reject(`County "${fips}" is not a 5-digit county FIPS code`);
+    if (stateOfFips(fips.slice(0, 2)) !== state) {
+      return new Reject(`County ${fips} is not a county of ${state}`);
+    }
+    if (partial === 1) {
+      const list = zipList(cell(cells, 'ZipCodes'));
+      if (list instanceof Reject) return list;
+      if (list === '') return new Reject(`County ${fips} is a partial county without ZipCodes`);
+      zips = list;
+    }
+  }
+  return [
+    write('service_areas', {
+      year,
+      state,
+      issuer_id: issuerId,
+      service_area_id: serviceAreaId,
+      name: cell(cells, 'ServiceAreaName'),
+      cover_entire_state: entireState as number,
+      fips,
+      partial_county: entireState === 0 ? (partial as number) : 0,
+      zips,
+      market: market as string,
+      dental_only: dental as number,
+    }),
+  ];
+}
+
 /**
  * CMS Service Area PUF: which counties (whole, or the listed ZIPs of a partial county) or whole states
  * each issuer's service area covers, per market. Year: BusinessYear.
@@ -44,57 +85,5 @@ export const serviceAreasFormat: IngestFormat = {
   summary: 'CMS Service Area PUF (service-area-puf.csv): counties and ZIPs of each issuer service area',
   owns: [{ table: 'service_areas', scope: 'year' }],
   missingColumns: (header) => missingFrom(header, REQUIRED),
-  start() {
-    return {
-      yearOf: (cells) => yearCell(cells, 'BusinessYear'),
-      row(cells, year) {
-        const ids = issuerAndState(cells);
-        if (ids instanceof Reject) return ids;
-        const { issuerId, state } = ids;
-        const serviceAreaId = cell(cells, 'ServiceAreaId');
-        const area = SERVICE_AREA_ID.exec(serviceAreaId);
-        if (!area) return new Reject(`ServiceAreaId "${serviceAreaId}" is not a service area id like TXS001`);
-        if (area[1] !== state)
-          return new Reject(`ServiceAreaId ${serviceAreaId} is not a service area of ${state}`);
-        const market = marketOf(cells);
-        const dental = yesNo(cells, 'DentalOnlyPlan');
-        const entireState = yesNo(cells, 'CoverEntireState');
-        const partial = yesNo(cells, 'PartialCounty');
-        const bad = firstReject(market, dental, entireState, partial);
-        if (bad) return bad;
-
-        let fips = '';
-        let zips = '';
-        if (entireState === 0) {
-          fips = cell(cells, 'County');
-          if (!FIPS_COUNTY.test(fips))
-            return new Reject(`County "${fips}" is not a 5-digit county FIPS code`);
-          if (stateOfFips(fips.slice(0, 2)) !== state) {
-            return new Reject(`County ${fips} is not a county of ${state}`);
-          }
-          if (partial === 1) {
-            const list = zipList(cell(cells, 'ZipCodes'));
-            if (list instanceof Reject) return list;
-            if (list === '') return new Reject(`County ${fips} is a partial county without ZipCodes`);
-            zips = list;
-          }
-        }
-        return [
-          write('service_areas', {
-            year,
-            state,
-            issuer_id: issuerId,
-            service_area_id: serviceAreaId,
-            name: cell(cells, 'ServiceAreaName'),
-            cover_entire_state: entireState as number,
-            fips,
-            partial_county: entireState === 0 ? (partial as number) : 0,
-            zips,
-            market: market as string,
-            dental_only: dental as number,
-          }),
-        ];
-      },
-    };
-  },
+  start: () => issuerRows(serviceAreaRow),
 };

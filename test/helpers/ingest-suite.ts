@@ -3,27 +3,31 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
-import type { PlanDataTable } from '../../../src/plans/store/datasets.js';
-import { IngestError, type IngestSummary } from '../../../src/ingest/plan-data/run.js';
-import { migrate, type Storage } from '../../../src/storage/connect.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/service.js';
-import { ingest } from '../../helpers/shared-data.js';
+import type { PlanDataTable } from '../../src/plans/store/datasets.js';
+import { IngestError, type IngestSummary } from '../../src/ingest/plan-data/run.js';
+import { migrate, type Storage } from '../../src/storage/connect.js';
+import { csvText } from './csv-fixture.js';
+import { createTestDatabase, type TestDatabase } from './service.js';
+import { ingest } from './shared-data.js';
 
-/** Shared set-up of the CMS PUF ingest suites: an isolated database and a temp dir for fixtures. */
-export interface PufSuite {
+/** Shared set-up of the ingest suites: an isolated migrated database and a temp dir for fixture files. */
+export interface IngestSuite {
   readonly storage: Storage;
   /** Writes a CSV (header = the union of the rows' keys, in first-seen order) and returns its path. */
-  csv(name: string, rows: Record<string, string>[], options?: { bom?: boolean; header?: string[] }): string;
+  csv(
+    name: string,
+    rows: Record<string, string>[],
+    options?: { bom?: boolean; header?: readonly string[] },
+  ): string;
+  /** Writes text lines, each ended by `eol`, and returns the file's path. */
+  lines(name: string, lines: string[], eol?: '\n' | '\r\n'): string;
   /** Writes raw text or bytes to the temp dir. */
   file(name: string, content: string | Buffer): string;
   count(table: PlanDataTable, year?: number): Promise<number>;
 }
 
-function quote(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-export function pufSuite(prefix: string): PufSuite {
+/** The suite's database and temp dir (named after `prefix`), opened before its tests and removed after. */
+export function ingestSuite(prefix: string): IngestSuite {
   let database: TestDatabase;
   let storage: Storage | undefined;
   let dir = '';
@@ -38,17 +42,16 @@ export function pufSuite(prefix: string): PufSuite {
     await database.drop();
     rmSync(dir, { recursive: true, force: true });
   });
-  const suite: PufSuite = {
+  const suite: IngestSuite = {
     get storage() {
       assert.ok(storage, 'the suite has not started');
       return storage;
     },
     csv(name, rows, options = {}) {
-      const header = options.header ?? [...new Set(rows.flatMap((r) => Object.keys(r)))];
-      const lines = [header, ...rows.map((r) => header.map((h) => r[h] ?? ''))].map((cells) =>
-        cells.map(quote).join(','),
-      );
-      return suite.file(name, `${options.bom ? '\uFEFF' : ''}${lines.join('\r\n')}\r\n`);
+      return suite.file(name, csvText(rows, options));
+    },
+    lines(name, lines, eol = '\n') {
+      return suite.file(name, lines.join(eol) + eol);
     },
     file(name, content) {
       const path = join(dir, name);

@@ -1,7 +1,10 @@
+// The published headers of the CMS Exchange PUFs (CCIIO Marketplace PUFs), each in file order: the one
+// definition that the ingest format reading a file takes its required columns from and the sample market
+// writes its files in, so sample files travel the same ingest path as the real ones.
+
 /**
- * The 151 columns of the CMS Plan Attributes PUF, in file order, as published for PY2025
- * (`plan-attributes-puf.zip` → `plan-attributes-puf.csv`, CCIIO Marketplace PUF, 2024-12-10). The
- * sample writes its plans in exactly this layout so they travel the same ingest path as the real file.
+ * The 151 columns of the CMS Plan Attributes PUF as published for PY2025 (`plan-attributes-puf.zip` →
+ * `plan-attributes-puf.csv`, 2024-12-10).
  */
 export const PLAN_ATTRIBUTES_COLUMNS = [
   'BusinessYear',
@@ -199,4 +202,35 @@ export const RATE_COLUMNS = [
   'CoupleAndOneDependent',
   'CoupleAndTwoDependents',
   'CoupleAndThreeOrMoreDependents',
+] as const;
+
+/**
+ * The Benefits and Cost Sharing PUF columns, current layout (the PY2014–2016 files add VersionNum,
+ * IssuerId2, StateCode2, IsStateMandate, IsSubjToDedTier1/2, MinimumStay and RowNumber).
+ */
+export const BENEFITS_COLUMNS = [
+  'BusinessYear',
+  'StateCode',
+  'IssuerId',
+  'SourceName',
+  'ImportDate',
+  'StandardComponentId',
+  'PlanId',
+  'BenefitName',
+  'CopayInnTier1',
+  'CopayInnTier2',
+  'CopayOutofNet',
+  'CoinsInnTier1',
+  'CoinsInnTier2',
+  'CoinsOutofNet',
+  'IsEHB',
+  'IsCovered',
+  'QuantLimitOnSvc',
+  'LimitQty',
+  'LimitUnit',
+  'Exclusions',
+  'Explanation',
+  'EHBVarReason',
+  'IsExclFromInnMOOP',
+  'IsExclFromOonMOOP',
 ] as const;

@@ -6,15 +6,22 @@ function mix(a: number, b: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** A small seeded PRNG (mulberry32): the same seed always gives the same sequence. */
+/**
+ * A small seeded PRNG (mulberry32) for generated sample data: the same seed and salt always give the
+ * same sequence. Not for secrets (those come from node:crypto).
+ */
 export class Random {
   private state: number;
 
-  /** One stream per (seed, salt): each part of the market draws from its own, so adding a plan to one
-   * issuer does not shift the numbers of every other. */
-  constructor(seed: number, salt: string) {
+  /**
+   * One stream per (seed, salt): the seed (any safe integer; both 32-bit halves count) mixed with the
+   * salt, a 32-bit number or each character of a string. Each part of the generated data draws from its
+   * own stream, so adding to one part does not shift the numbers of every other.
+   */
+  constructor(seed: number, salt: number | string) {
     let h = mix(seed >>> 0, Math.floor(seed / 4294967296) >>> 0);
-    for (let i = 0; i < salt.length; i++) h = mix(h, salt.charCodeAt(i));
+    if (typeof salt === 'number') h = mix(h, salt >>> 0);
+    else for (let i = 0; i < salt.length; i++) h = mix(h, salt.charCodeAt(i));
     this.state = h;
   }
 
@@ -39,5 +46,16 @@ export class Random {
 
   pick<T>(items: readonly T[]): T {
     return items[Math.floor(this.next() * items.length)]!;
+  }
+
+  /** A key drawn with probability proportional to its weight. */
+  weighted<T extends string>(weights: Readonly<Record<T, number>>): T {
+    const entries = Object.entries(weights) as [T, number][];
+    let r = this.next() * entries.reduce((sum, [, w]) => sum + w, 0);
+    for (const [key, w] of entries) {
+      r -= w;
+      if (r < 0) return key;
+    }
+    return entries[entries.length - 1]![0];
   }
 }
