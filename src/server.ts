@@ -17,7 +17,7 @@ import { createFhirStore } from './auth/store/fhir.js';
 import { createConnectedAppStore } from './auth/store/connected-apps.js';
 import { ensureSandboxClaims } from './ingest/sandbox-claims.js';
 import { ensureSampleMarket } from './ingest/sample-market.js';
-import { PLAN_API_PREFIX, registerPlansService } from './plans/app.js';
+import { PLAN_API_PREFIX, PLAN_API_SECURITY_SCHEMES, registerPlansService } from './plans/app.js';
 import type { PlansDeps } from './plans/deps.js';
 import { createApiKeyStore } from './plans/store/api-keys.js';
 import { createDatasetStore } from './plans/store/datasets.js';
@@ -130,7 +130,7 @@ export async function buildService(
     trustProxy: config.trustProxy,
     renderPage: renderErrorForRequest,
   });
-  await collectApiDocs(app, config.publicUrl, '0.1.0');
+  await collectApiDocs(app, config.publicUrl, '0.1.0', PLAN_API_SECURITY_SCHEMES);
   app.get('/health', { schema: { hide: true } }, async () => {
     await deps.enrollees.countEnrollees();
     return { status: 'ok' };

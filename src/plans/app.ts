@@ -1,4 +1,5 @@
 import type { App } from '../shared/http.js';
+import type { ApiKeyScheme } from '../shared/openapi.js';
 import type { PlansDeps } from './deps.js';
 import { apiKeyGate } from './gateway/api-key.js';
 import { sampleLabel } from './gateway/sample-data.js';
@@ -13,12 +14,23 @@ import { registerVersionRoutes } from './routes/versions.js';
 
 export const PLAN_API_PREFIX = '/api/v1';
 
+/** How the OpenAPI document describes the key (so Swagger UI's "Authorize" can send it). */
+export const PLAN_API_SECURITY_SCHEMES: Record<string, ApiKeyScheme> = {
+  apikey: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'apikey',
+    description: 'Plan-API key (`openenroll keys create`); also accepted as an `apikey` header.',
+  },
+};
+
 /** The plan API (`/api/v1`): the key gateway in front, then its routes — its table of contents. */
 export async function registerPlansService(app: App, deps: PlansDeps): Promise<void> {
   await app.register(
     async (api) => {
       api.addHook('onRoute', (route) => {
         route.config = { ...route.config, errorShape: route.config?.errorShape ?? 'plans' };
+        if (route.schema) route.schema = { ...route.schema, security: [{ apikey: [] }] };
       });
       api.addHook('onRequest', apiKeyGate(deps));
       api.addHook('preSerialization', sampleLabel(deps.samples));

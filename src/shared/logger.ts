@@ -17,6 +17,7 @@ const SECRET_PARAMS = [
   'token',
   'code_verifier',
   'password',
+  'apikey',
 ];
 
 export function redactUrl(url: string): string {
@@ -36,7 +37,12 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     {
       level,
       redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'req.headers.apikey',
+          'res.headers["set-cookie"]',
+        ],
         censor: '[redacted]',
       },
       serializers: {

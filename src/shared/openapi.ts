@@ -6,7 +6,20 @@ import type { App } from './http.js';
  * The OpenAPI document is generated from the route schemas. Register before any route, then
  * `serveApiDocs` after all of them.
  */
-export async function collectApiDocs(app: App, publicUrl: string, version: string): Promise<void> {
+/** An API key sent as a query parameter or header (the only scheme the services use besides OAuth). */
+export interface ApiKeyScheme {
+  type: 'apiKey';
+  in: 'query' | 'header';
+  name: string;
+  description?: string;
+}
+
+export async function collectApiDocs(
+  app: App,
+  publicUrl: string,
+  version: string,
+  securitySchemes: Record<string, ApiKeyScheme> = {},
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -18,6 +31,7 @@ export async function collectApiDocs(app: App, publicUrl: string, version: strin
           'health plan API. Token-side requests are form-encoded; client credentials by HTTP Basic or in the body.',
       },
       servers: [{ url: publicUrl }],
+      components: { securitySchemes },
       tags: [
         {
           name: 'authorization',

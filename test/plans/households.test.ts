@@ -85,11 +85,11 @@ describe('GET /households/pcfpl (year = market year → guidelines of year − 1
     ],
     [
       'year=2026&state=VA&size=5&income=-1',
-      'income: the annual household income, a number of 0 or more, is required',
+      'income: the annual household income, a number from 0 to 1000000000000, is required',
     ],
     [
       'year=2026&state=VA&size=5&income=lots',
-      'income: the annual household income, a number of 0 or more, is required',
+      'income: the annual household income, a number from 0 to 1000000000000, is required',
     ],
   ];
   for (const [query, error] of invalid) {

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { jsonError } from '../../shared/errors.js';
 import type { PlansDeps } from '../deps.js';
 import { consumeRateLimit, rateLimitHeaders } from './rate-limit.js';
+import { SANDBOX_KEY_ID } from '../sandbox-key.js';
 
 /** The key a request presents: the `apikey` query parameter, or an `apikey` header. */
 function presentedKey(request: FastifyRequest): string | undefined {
@@ -30,7 +31,14 @@ export function apiKeyGate(deps: PlansDeps) {
     }
     const key = await deps.apiKeys.findKey(presented);
     const now = deps.now();
-    if (!key || key.revokedAt !== null || (key.expiresAt !== null && key.expiresAt <= now)) {
+    // The sandbox's public key is refused outside sandbox mode even if a row survived somehow.
+    const publicKeyOutsideSandbox = key?.id === SANDBOX_KEY_ID && !deps.settings.sandbox;
+    if (
+      !key ||
+      publicKeyOutsideSandbox ||
+      key.revokedAt !== null ||
+      (key.expiresAt !== null && key.expiresAt <= now)
+    ) {
       throw jsonError(
         401,
         { message: 'Invalid authentication credentials' },

@@ -33,7 +33,12 @@ export function registerHouseholdRoutes(api: App, _deps: PlansDeps): void {
           year: Year,
           state: StateCode,
           size: Type.Integer({ minimum: 1, maximum: 100, description: 'persons in the tax household' }),
-          income: Type.Number({ minimum: 0, description: 'annual household income, US dollars' }),
+          // A finite, plausible amount: 1e400 parses as Infinity, and no household earns a trillion.
+          income: Type.Number({
+            minimum: 0,
+            maximum: 1e12,
+            description: 'annual household income, US dollars',
+          }),
         }),
         response: {
           200: Type.Object({ pc_fpl: Type.Number({ description: 'percent of FPL, 2 decimals' }) }),
@@ -46,7 +51,7 @@ export function registerHouseholdRoutes(api: App, _deps: PlansDeps): void {
         year: 'year: a 4-digit market year is required',
         state: 'state: a 2-letter USPS abbreviation is required',
         size: 'size: the household size, an integer from 1 to 100, is required',
-        income: 'income: the annual household income, a number of 0 or more, is required',
+        income: 'income: the annual household income, a number from 0 to 1000000000000, is required',
       });
       const { year, state, size, income } = request.query;
       if (!findState(state)) throw invalidInput('pcfpl', `state: ${state} is not a state`);

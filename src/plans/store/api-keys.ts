@@ -56,22 +56,28 @@ export function createApiKeyStore(db: Kysely<Database>) {
       return { key, record: toKey(row) };
     },
 
-    /** Creates the key unless one with that id exists (several instances may start at once). */
-    async ensureKey(input: NewApiKey & { id: string; key: string }, now: number): Promise<void> {
+    /**
+     * Creates or replaces the key with this id (hash, limits, live again): several instances may start at
+     * once, and each leaves the same row.
+     */
+    async putKey(input: NewApiKey & { id: string; key: string }, now: number): Promise<void> {
+      const values = {
+        name: input.name,
+        key_hash: sha256(input.key),
+        per_second: input.perSecond,
+        per_minute: input.perMinute,
+        expires_at: input.expiresAt,
+        revoked_at: null,
+      };
       await db
         .insertInto('api_keys')
-        .values({
-          id: input.id,
-          name: input.name,
-          key_hash: sha256(input.key),
-          per_second: input.perSecond,
-          per_minute: input.perMinute,
-          created_at: now,
-          expires_at: input.expiresAt,
-          revoked_at: null,
-        })
-        .onConflict((oc) => oc.doNothing())
+        .values({ id: input.id, created_at: now, ...values })
+        .onConflict((oc) => oc.column('id').doUpdateSet(values))
         .execute();
+    },
+
+    async deleteKey(id: string): Promise<void> {
+      await db.deleteFrom('api_keys').where('id', '=', id).execute();
     },
 
     /** The key a request presents, if it exists at all (the caller checks revocation and expiry). */
