@@ -129,6 +129,7 @@ export async function buildService(
     logger,
     trustProxy: config.trustProxy,
     renderPage: renderErrorForRequest,
+    errorShapes: { [PLAN_API_PREFIX]: 'plans' },
   });
   await collectApiDocs(app, config.publicUrl, '0.1.0', PLAN_API_SECURITY_SCHEMES);
   app.get('/health', { schema: { hide: true } }, async () => {

@@ -17,6 +17,14 @@ function printSummary(summary: IngestSummary): void {
     console.log(`  … and ${summary.rejectedCount - summary.rejected.length} more`);
 }
 
+/**
+ * A load is one transaction (a failed one leaves the previous data), and on SQLite a transaction holds the
+ * one write lock until it ends: other writers wait (busy_timeout, 5 s) and then fail.
+ */
+const SQLITE_LOCK_NOTE =
+  'openenroll: note: on SQLite the load holds the write lock until it ends; other writers ' +
+  '(a running server\'s logins and token grants, "keys create") wait up to 5 s, then fail, while it runs';
+
 export function registerIngestCommands(program: Command): void {
   const kinds = ingestFormats.map((f) => `  ${f.kind.padEnd(16)} ${f.summary}`).join('\n');
   program
@@ -45,6 +53,7 @@ export function registerIngestCommands(program: Command): void {
         const year = wholeNumberOption('--year', opts.year, 2013, 2100);
         const allowRejects = wholeNumberOption('--allow-rejects', opts.allowRejects, 0, 1_000_000_000);
         await withStorage(async (storage) => {
+          if (storage.dialect.name === 'sqlite') console.error(SQLITE_LOCK_NOTE);
           const bar = process.stderr.isTTY
             ? new cliProgress.SingleBar(
                 {

@@ -26,6 +26,12 @@ export interface HttpServerOptions {
   /** Renders an HTML page for errors whose body is a page. */
   renderPage: (request: FastifyRequest, template: string, data: Record<string, unknown>) => string;
   bodyLimit?: number;
+  /**
+   * Error shapes by URL path prefix (`{ '/api/v1': 'plans' }`), for errors raised where no route's config
+   * says how to render them: a malformed URL (refused before routing), a path no route serves. The
+   * longest matching prefix wins; elsewhere the shape is `message`.
+   */
+  errorShapes?: Readonly<Record<string, ErrorShape>>;
 }
 
 export type App = FastifyInstance<
@@ -43,12 +49,16 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
     trustProxy: options.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     loggerInstance: options.logger,
-    frameworkErrors: (error, _request, reply) => {
-      const message = error.code === 'FST_ERR_BAD_URL' ? 'Malformed URL.' : 'Bad request.';
-      void (reply as FastifyReply)
-        .code(400)
-        .type('application/json; charset=utf-8')
-        .send({ status_code: 400, message });
+    // Raised before routing (a path that is not valid percent-encoded UTF-8): only the URL tells the shape.
+    frameworkErrors: (error, request, reply) => {
+      const message =
+        error.code === 'FST_ERR_BAD_URL'
+          ? 'Malformed URL: the path is not valid percent-encoded UTF-8.'
+          : 'Bad request.';
+      const shape = shapeOfPath(options.errorShapes, request.url) ?? 'message';
+      // No hook runs for a request refused before routing: its headers are set here.
+      securityHeaders(request, reply as FastifyReply);
+      void render(options, frameworkError(shape, 400, message), request, reply as FastifyReply);
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -74,28 +84,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
     try {
       checkQueryEncoding(request.url);
     } catch {
-      throw frameworkError(
-        request.routeOptions.config?.errorShape ?? 'message',
-        400,
-        'Malformed percent-encoding in the query string.',
-      );
+      throw frameworkError(shapeOf(options, request), 400, 'Malformed percent-encoding in the query string.');
     }
   });
 
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
-    reply.header('x-frame-options', 'DENY');
-    if (!reply.hasHeader('content-security-policy')) {
-      reply.header(
-        'content-security-policy',
-        "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
-      );
-    }
-    reply.header('cross-origin-opener-policy', 'same-origin');
-    if (!reply.hasHeader('cache-control') && request.method !== 'GET')
-      reply.header('cache-control', 'no-store');
-  });
+  app.addHook('onSend', async (request, reply) => securityHeaders(request, reply));
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) =>
     sendError(options, error, request, reply),
@@ -104,6 +97,44 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
     sendError(options, jsonError(404, { status_code: 404, message: 'Not found.' }), request, reply),
   );
   return app as unknown as App;
+}
+
+function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('referrer-policy', 'no-referrer');
+  reply.header('x-frame-options', 'DENY');
+  if (!reply.hasHeader('content-security-policy')) {
+    reply.header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
+  }
+  reply.header('cross-origin-opener-policy', 'same-origin');
+  if (!reply.hasHeader('cache-control') && request.method !== 'GET')
+    reply.header('cache-control', 'no-store');
+}
+
+/** The shape of the longest prefix in `shapes` that `url`'s path is (or is under), if any. */
+function shapeOfPath(
+  shapes: Readonly<Record<string, ErrorShape>> | undefined,
+  url: string,
+): ErrorShape | undefined {
+  if (!shapes) return undefined;
+  const path = url.split('?', 1)[0]!;
+  let best: string | undefined;
+  for (const prefix of Object.keys(shapes)) {
+    const base = prefix.replace(/\/+$/, '');
+    const under = path === base || path.startsWith(`${base}/`);
+    if (under && (best === undefined || base.length > best.length)) best = prefix;
+  }
+  return best === undefined ? undefined : shapes[best];
+}
+
+/** How errors of this request render: its route's config, else its URL's prefix, else `message`. */
+function shapeOf(options: HttpServerOptions, request: FastifyRequest): ErrorShape {
+  return (
+    request.routeOptions.config?.errorShape ?? shapeOfPath(options.errorShapes, request.url) ?? 'message'
+  );
 }
 
 function frameworkError(shape: ErrorShape, status: number, message: string): HttpError {
@@ -168,7 +199,7 @@ function sendError(
         ? error.statusCode
         : 500;
     if (status === 500) request.log.error({ err: error }, 'unhandled error');
-    const shape = request.routeOptions.config?.errorShape ?? 'message';
+    const shape = shapeOf(options, request);
     const message =
       status === 500
         ? 'Internal server error.'
@@ -177,6 +208,15 @@ function sendError(
           : (error.message ?? 'Bad request.');
     httpError = frameworkError(shape, status, message);
   }
+  return render(options, httpError, request, reply);
+}
+
+function render(
+  options: HttpServerOptions,
+  httpError: HttpError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   reply.status(httpError.status).headers(httpError.headers);
   const { body } = httpError;
   if (body.kind === 'json') return reply.type('application/json; charset=utf-8').send(body.value);

@@ -56,6 +56,20 @@ const CORRECTIONS: { where: string; change: string; reason: string; apply(doc: D
     },
   },
   {
+    where: 'DataVersion',
+    change: '`kind`, `year`, `source` and `sample` added',
+    reason:
+      'which ingest kind and plan year a dataset is, the files it came from, and whether it is the ' +
+      'generated sample market: issue 4 asks for the sample to be labelled as sample in /versions',
+    apply(doc) {
+      const p = props(definition(doc, 'DataVersion'));
+      p.kind = { type: 'string' };
+      p.year = { type: 'integer' };
+      p.source = { type: 'string' };
+      p.sample = { type: 'boolean' };
+    },
+  },
+  {
     where: 'Plan',
     change: '`design_type` and `is_standardized_plan` added',
     reason: 'live-only fields of the deployed service (research §1.4); the seed names design_type',
@@ -162,6 +176,8 @@ const skip =
 
 /** Each request, and the CMS path (200) or definition (errors) its answer must match. */
 const CALLS: [request: string, schema: string][] = [
+  ['/versions', '/versions'],
+  ['/market-years', '/market-years'],
   ['/counties/by/zip/75007', '/counties/by/zip/{zipcode}'],
   ['/counties/by/zip/7500', '/counties/by/zip/{zipcode}'],
   ['/counties/by/zip/00000', '/counties/by/zip/{zipcode}'],

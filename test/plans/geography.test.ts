@@ -103,10 +103,12 @@ describe('plan API geography (real HUD, Census and rating-area files)', { skip }
     });
 
     test('Los Angeles County is split by 3-digit ZIP: 902xx → 16, 911xx → 15', async () => {
-      assert.deepEqual(await area('state=CA&fips=06037&zipcode=90210&year=2025'), { state: 'CA', area: 16 });
-      assert.deepEqual(await area('state=CA&fips=06037&zipcode=91101&year=2025'), { state: 'CA', area: 15 });
+      // California runs its own exchange in 2025 and 2026 (1003, below); in a year whose marketplaces we
+      // cannot tell, the 2025 tables answer.
+      assert.deepEqual(await area('state=CA&fips=06037&zipcode=90210&year=2027'), { state: 'CA', area: 16 });
+      assert.deepEqual(await area('state=CA&fips=06037&zipcode=91101&year=2027'), { state: 'CA', area: 15 });
       // Orange County is one area of its own, whatever the ZIP.
-      assert.deepEqual(await area('state=CA&fips=06059&zipcode=92602&year=2025'), { state: 'CA', area: 15 });
+      assert.deepEqual(await area('state=CA&fips=06059&zipcode=92602&year=2027'), { state: 'CA', area: 15 });
     });
 
     test('a later year uses the latest table before it', async () => {
@@ -120,12 +122,22 @@ describe('plan API geography (real HUD, Census and rating-area files)', { skip }
       assert.deepEqual(await area('state=ID&fips=16001&zipcode=83702&year=2014'), { state: 'ID', area: 6 });
     });
 
-    test('a state without plans in a year that has plans loaded → 1003 not a marketplace state', async () => {
-      await assertPlanError(await api.get('/rate-areas?state=CA&fips=06037&zipcode=90210&year=2014'), {
+    test('a state with its own exchange in the year → 1003 not a marketplace state (CA 2025)', async () => {
+      await assertPlanError(await api.get('/rate-areas?state=CA&fips=06037&zipcode=90210&year=2025'), {
         code: '1003',
         status: '400',
         message: 'state is not a valid marketplace state',
-        error: 'CA has no marketplace plans for 2014',
+        error: 'CA does not use HealthCare.gov in 2025: it runs its own exchange',
+      });
+    });
+
+    test("a year with one state's landscape says nothing of the others: CA 2014 is not refused", async () => {
+      // Only Idaho's 2014 landscape is loaded: no table for 2014 or before → 1017, not 1003.
+      await assertPlanError(await api.get('/rate-areas?state=CA&fips=06037&zipcode=90210&year=2014'), {
+        code: '1017',
+        status: '404',
+        message: 'rate area not found',
+        error: 'No rate area could be determined',
       });
     });
 

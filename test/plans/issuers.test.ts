@@ -67,7 +67,11 @@ describe('plan API issuers (real Plan Attributes, Landscape and Business Rules f
     const invalid: [string, string][] = [
       ['limit=101', 'limit: must be an integer from 1 to 100'],
       ['limit=0', 'limit: must be an integer from 1 to 100'],
-      ['offset=-1', 'offset: must be an integer of 0 or more'],
+      ['offset=-1', 'offset: must be an integer from 0 to 100000'],
+      // Past any issuer count (HIOS ids have five digits); 1e20 overflowed both databases (500).
+      ['offset=100001', 'offset: must be an integer from 0 to 100000'],
+      ['offset=1e20', 'offset: must be an integer from 0 to 100000'],
+      ['limit=1e20', 'limit: must be an integer from 1 to 100'],
       ['state=Texas', 'state: must be a 2-letter USPS abbreviation'],
       ['state=ZZ', 'state: ZZ is not a state'],
     ];
@@ -81,6 +85,27 @@ describe('plan API issuers (real Plan Attributes, Landscape and Business Rules f
         });
       });
     }
+
+    test('the largest offset is honoured: an empty page, the total still counted', async () => {
+      assert.deepEqual(await api.json('/issuers?year=2025&state=TX&offset=100000'), {
+        issuers: [],
+        total: 31,
+      });
+    });
+
+    test('a state with its own exchange in the year → 1003 not a marketplace state (CA 2025)', async () => {
+      await assertPlanError(await api.get('/issuers?year=2025&state=CA'), {
+        code: '1003',
+        status: '400',
+        message: 'state is not a valid marketplace state',
+        error: 'CA does not use HealthCare.gov in 2025: it runs its own exchange',
+      });
+    });
+
+    test('a year whose marketplaces we cannot tell: no refusal, only the issuers we hold', async () => {
+      // 2014: only Idaho's landscape is loaded, which says nothing of California.
+      assert.deepEqual(await api.json('/issuers?year=2014&state=CA'), { issuers: [], total: 0 });
+    });
   });
 
   describe('GET /issuers/{issuer_id}', () => {

@@ -18,17 +18,25 @@ describe('plan API states (real landscape and Medicaid files)', { skip }, () => 
   const api = planApiSuite(loads);
 
   describe('GET /states and /states/{abbrev}', () => {
-    test('the 50 states and DC; FFM where the year has plans in our data, SBM elsewhere', async () => {
+    test('the 50 states and DC; a year with one landscape: its state FFM, the others unknown', async () => {
       const { states } = await api.json<{ states: StateBody[] }>('/states?year=2014');
       assert.equal(states.length, 51);
       const model = (abbrev: string) => states.find((s) => s.abbrev === abbrev)?.marketplace_model;
       assert.equal(model('ID'), 'FFM');
-      assert.equal(model('CA'), 'SBM');
-      assert.equal(model('DC'), 'SBM');
+      // Idaho's landscape says nothing of California: no model claimed.
+      assert.equal(model('CA'), undefined);
       assert.deepEqual(
-        states.filter((s) => s.marketplace_model === 'FFM').map((s) => s.abbrev),
+        states.filter((s) => s.marketplace_model !== undefined).map((s) => s.abbrev),
         ['ID'],
       );
+    });
+
+    test('a year of the cited table: the 31 HealthCare.gov states of PY2025 FFM, the rest SBM', async () => {
+      const { states } = await api.json<{ states: StateBody[] }>('/states?year=2025');
+      const ffm = states.filter((s) => s.marketplace_model === 'FFM').map((s) => s.abbrev);
+      assert.equal(ffm.length, 31);
+      assert.ok(ffm.includes('TX') && ffm.includes('IL'));
+      assert.equal(states.find((s) => s.abbrev === 'DC')?.marketplace_model, 'SBM');
     });
 
     test('a state on the federal platform', async () => {
@@ -49,7 +57,7 @@ describe('plan API states (real landscape and Medicaid files)', { skip }, () => 
     });
 
     test('a state with its own exchange: no address we could vouch for', async () => {
-      assert.deepEqual(await api.json('/states/CA?year=2014'), {
+      assert.deepEqual(await api.json('/states/CA?year=2025'), {
         abbrev: 'CA',
         fips: '06',
         name: 'California',
@@ -69,8 +77,8 @@ describe('plan API states (real landscape and Medicaid files)', { skip }, () => 
       assert.equal((await api.json<StateBody>('/states/ID')).marketplace_model, 'FFM');
     });
 
-    test('a year without plans loaded: no model is claimed', async () => {
-      const state = await api.json<StateBody>('/states/ID?year=2025');
+    test('a year neither the table nor our data tells: no model is claimed', async () => {
+      const state = await api.json<StateBody>('/states/ID?year=2030');
       assert.equal(state.marketplace_model, undefined);
       assert.equal(state.hix_name, '');
     });

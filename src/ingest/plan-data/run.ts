@@ -81,8 +81,13 @@ export async function runIngest(
     }
   };
 
+  // The file being read, to name it when the filesystem refuses (a read error does not carry the path).
+  let current = files[0] ?? '';
   try {
-    for (const file of files) total += await sourceSize(file);
+    for (const file of files) {
+      current = file;
+      total += await sourceSize(file);
+    }
     const counts = await datasets.load(
       {
         kind: format.kind,
@@ -95,8 +100,10 @@ export async function runIngest(
         const handlers: RowHandler[] = [];
         const seen = new Set<string>();
         for (const file of files) {
+          current = file;
           const fileYear = options.year ?? format.yearFromFileName?.(basename(file));
           const source = await openTabular(file, progress);
+          if (source.header.length === 0) throw new IngestError(noDataRows(file), summary);
           const missing = format.missingColumns(source.header);
           if (missing.length > 0) {
             throw new IngestError(
@@ -106,6 +113,7 @@ export async function runIngest(
           }
           const handler = await format.start({ db: writer.db, year: fileYear, file, seen });
           handlers.push(handler);
+          const readBefore = summary.read;
           for await (const { line, cells } of source.rows) {
             summary.read += 1;
             const rowYear = handler.yearOf?.(cells);
@@ -129,6 +137,8 @@ export async function runIngest(
             await writer.startYear(year);
             for (const w of result) await writer.add(w);
           }
+          // A header alone is a truncated export or the wrong file, not a request to empty the dataset.
+          if (summary.read === readBefore) throw new IngestError(noDataRows(file), summary);
         }
         for (const handler of handlers) for (const w of (await handler.finish?.()) ?? []) await writer.add(w);
         if (summary.rejectedCount > allow) {
@@ -147,10 +157,38 @@ export async function runIngest(
     if (error instanceof IngestError) throw error;
     if (error instanceof ArchiveError) throw new IngestError(`${error.message}; nothing was stored`, summary);
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new IngestError(`no such file: ${(error as NodeJS.ErrnoException).path}`);
     if (code === 'CSV_QUOTE_NOT_CLOSED' || /^CSV_/.test(String(code))) {
       throw new IngestError(`malformed CSV (${(error as Error).message}); nothing was stored`, summary);
     }
+    const unreadable = fileErrorMessage(error, current);
+    if (unreadable) throw new IngestError(`${unreadable}; nothing was stored`);
     throw error;
+  }
+}
+
+function noDataRows(file: string): string {
+  return `no data rows in ${file}; nothing was stored`;
+}
+
+/**
+ * What the filesystem refused, naming the file (`file` is the one being read: an error of `read` carries
+ * no path); undefined when `error` is not a filesystem error.
+ */
+export function fileErrorMessage(error: unknown, file: string): string | undefined {
+  const { code, syscall, path } = error as NodeJS.ErrnoException;
+  if (typeof code !== 'string' || typeof syscall !== 'string') return undefined;
+  const name = path ?? file;
+  switch (code) {
+    case 'ENOENT':
+      return `no such file: ${name}`;
+    case 'ENOTDIR':
+      return `no such file: ${name} (a part of the path is not a directory)`;
+    case 'EISDIR':
+      return `${name} is a directory; give the data file in it`;
+    case 'EACCES':
+    case 'EPERM':
+      return `cannot read ${name}: permission denied`;
+    default:
+      return `cannot read ${name} (${(error as Error).message})`;
   }
 }

@@ -36,12 +36,25 @@ function byteCounter(onBytes: (n: number) => void): Transform {
 function counted(input: Readable, onBytes: (n: number) => void, wrap = (e: Error) => e): Readable {
   const counter = byteCounter(onBytes);
   input.on('error', (error: Error) => counter.destroy(wrap(error)));
+  // A reader that stops early destroys the counter: the file (or archive entry) behind it is released.
+  counter.on('close', () => input.destroy());
   return input.pipe(counter);
 }
 
-/** Size in bytes of what `openTabular` will read (the archive's size for a ZIP), for progress. */
+/**
+ * Size in bytes of what `openTabular` will read (the archive's size for a ZIP), for progress. A directory
+ * fails here, as an `EISDIR` error naming it, rather than on the first read.
+ */
 export async function sourceSize(file: string): Promise<number> {
-  return (await stat(file)).size;
+  const info = await stat(file);
+  if (info.isDirectory()) {
+    throw Object.assign(new Error(`EISDIR: illegal operation on a directory, open '${file}'`), {
+      code: 'EISDIR',
+      syscall: 'open',
+      path: file,
+    });
+  }
+  return info.size;
 }
 
 /**

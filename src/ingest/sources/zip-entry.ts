@@ -15,7 +15,9 @@ export function openZipEntry(
   return new Promise((resolve, reject) => {
     yauzl.open(file, { lazyEntries: true, autoClose: true }, (error, zip) => {
       if (error || !zip) {
-        reject(new ArchiveError(`not a readable ZIP archive (${error?.message ?? 'unknown error'})`));
+        // The filesystem's refusal (no such file, permission denied) is not a damaged archive.
+        if ((error as NodeJS.ErrnoException | null)?.syscall) reject(error);
+        else reject(new ArchiveError(`not a readable ZIP archive (${error?.message ?? 'unknown error'})`));
         return;
       }
       let found = false;
@@ -31,7 +33,8 @@ export function openZipEntry(
             reject(new ArchiveError(`cannot read ${entry.fileName} in the archive (${e?.message})`));
             return;
           }
-          stream.on('end', () => zip.close());
+          // After the entry is read to its end, or given up on early (destroyed).
+          stream.on('close', () => zip.close());
           resolve({ name: entry.fileName, size: entry.uncompressedSize, stream });
         });
       });

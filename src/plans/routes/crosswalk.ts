@@ -1,9 +1,11 @@
 import { Type } from 'typebox';
 import type { App } from '../../shared/http.js';
 import type { PlansDeps } from '../deps.js';
-import { planError } from '../errors.js';
+import { invalidInput, planError } from '../errors.js';
 import { usesData } from '../gateway/sample-data.js';
+import { findState } from '../tables/states.js';
 import { refuseInvalidInput } from './invalid-input.js';
+import { MARKETPLACE_RULE, refuseOwnExchange } from './marketplace.js';
 import { CountyFips, PlanId, StateCode, ZipCode } from './input-schemas.js';
 import { errorResponses } from './schemas.js';
 import { Crosswalk } from './shapes.js';
@@ -19,7 +21,11 @@ export function registerCrosswalkRoutes(api: App, deps: PlansDeps): void {
         summary: "A previous year's plan crosswalked to the next year's plan",
         description:
           '`year` is the previous plan year, the year of `plan_id` (Plan ID Crosswalk PUF). The row for ' +
-          'the ZIP code when the crosswalk splits the county, else the county-wide row. 1005 when none.',
+          'the ZIP code when the crosswalk splits the county, else the county-wide row. 1005 when none. ' +
+          '1003 "state is not a valid marketplace state" for a `state` known to run its own exchange in ' +
+          "`year` (the plan's year: a state that leaves HealthCare.gov the next year still has its " +
+          'crosswalk). ' +
+          MARKETPLACE_RULE,
         querystring: Type.Object({
           year: Type.Integer({
             minimum: 1000,
@@ -44,6 +50,8 @@ export function registerCrosswalkRoutes(api: App, deps: PlansDeps): void {
       });
       const { year, plan_id: planId, state, zipcode, fips } = request.query;
       usesData(request, ['crosswalk'], year);
+      if (!findState(state)) throw invalidInput('crosswalk', `state: ${state} is not a state`);
+      await refuseOwnExchange(deps, state, year);
       const found = await deps.crosswalks.findCrosswalk({ year, planId, state, fips, zipcode });
       if (!found) throw planError(1005, `no crosswalk of plan ${planId} from ${year} in county ${fips}`);
       return { new_plan_id: found.newPlanId ?? '', level: String(found.level), reason: String(found.reason) };

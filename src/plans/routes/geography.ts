@@ -6,6 +6,7 @@ import { usesData } from '../gateway/sample-data.js';
 import { PLAN_KINDS } from '../market-years.js';
 import { findState } from '../tables/states.js';
 import { refuseInvalidInput } from './invalid-input.js';
+import { MARKETPLACE_RULE, refuseOwnExchange } from './marketplace.js';
 import { CountyFips, StateCode, Year, YearQuery, ZipCode } from './input-schemas.js';
 import { errorResponses } from './schemas.js';
 import { County, RateArea, ZipCounty } from './shapes.js';
@@ -80,10 +81,15 @@ export function registerGeographyRoutes(api: App, deps: PlansDeps): void {
         summary: 'The rating area of a place in a market year',
         description:
           'Rating areas of 45 CFR 147.102(b): the 3-digit ZIP decides inside a county split by ZIP (Los ' +
-          'Angeles) and in states rated by ZIP, the county elsewhere. Uses the latest rating-area table of ' +
-          'the year or before, and the QHP Landscape of the year when loaded. The same areas serve every ' +
-          'market. A state without plans of the year in our data, when plans of that year are loaded, is ' +
-          'not a marketplace state (1003); 1017 when no area can be determined.',
+          'Angeles) and in states rated by ZIP, the county elsewhere. Each place takes the latest row of ' +
+          'the loaded rating-area tables for the year or before (a newer table that lists only some places ' +
+          'leaves the others to older tables; a statewide ZIP3 row gives way to a newer county row). A ' +
+          'table of the year itself wins; else the QHP Landscape of the year, when loaded, gives the ' +
+          "county's area, and where it lists the county in several areas the 3-digit-ZIP tables decide " +
+          'between them. The same areas serve every market. 1003 "state is not a valid marketplace state" ' +
+          'for a state known to run its own exchange in the year. ' +
+          MARKETPLACE_RULE +
+          ' 1017 when no area can be determined (no table row, or a split county the ZIP cannot settle).',
         querystring: Type.Object({
           state: StateCode,
           fips: CountyFips,
@@ -110,18 +116,13 @@ export function registerGeographyRoutes(api: App, deps: PlansDeps): void {
       if (!known) throw invalidInput('rate area', `state: ${state} is not a state`);
       if (!fips.startsWith(known.fips))
         throw invalidInput('rate area', `fips: county ${fips} is not in ${state}`);
-      usesData(request, ['rating-areas', ...PLAN_KINDS]);
-      const planStates = await deps.marketplace.findPlanStates(year);
-      if (planStates.size > 0 && !planStates.has(state)) {
-        throw planError(
-          1003,
-          `${state} has no marketplace plans for ${year}`,
-          'state is not a valid marketplace state',
-        );
-      }
-      const area = await deps.ratingAreas.findRatingArea({ year, state, fips, zipcode });
-      if (area === undefined) throw planError(1017, 'No rate area could be determined');
-      return { state, area };
+      usesData(request, ['rating-areas', ...PLAN_KINDS], year);
+      await refuseOwnExchange(deps, state, year);
+      const found = await deps.ratingAreas.findRatingArea({ year, state, fips, zipcode });
+      if (found === undefined) throw planError(1017, 'No rate area could be determined');
+      // Labelled by the tables that gave the area (a 2026 answer from the real 2025 table is not sample).
+      usesData(request, found.kinds, found.year);
+      return { state, area: found.area };
     },
   );
 }

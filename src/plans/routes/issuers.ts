@@ -7,13 +7,18 @@ import { findState } from '../tables/states.js';
 import { refuseInvalidInput } from './invalid-input.js';
 import { IssuerId, StateCode, YearQuery } from './input-schemas.js';
 import { yearOrCurrent } from './market-year.js';
+import { MARKETPLACE_RULE, refuseOwnExchange } from './marketplace.js';
 import { errorResponses } from './schemas.js';
 import { Issuer } from './shapes.js';
 
 const tags = ['plan-api'];
 
-/** Default and largest page of `GET /issuers` (CMS document: limit defaults to 25). */
-export const ISSUER_PAGE = { default: 25, max: 100 } as const;
+/**
+ * Default and largest page of `GET /issuers` (CMS document: limit defaults to 25), and the largest
+ * offset: HIOS issuer ids have five digits, so a year has fewer than 100,000 issuers; a larger offset
+ * (1e20) would overflow the databases' integers.
+ */
+export const ISSUER_PAGE = { default: 25, max: 100, maxOffset: 100_000 } as const;
 
 /** Kinds an issuer answer is built from. */
 const ISSUER_KINDS = ['plan-attributes', 'landscape', 'business-rules'];
@@ -29,12 +34,15 @@ export function registerIssuerRoutes(api: App, deps: PlansDeps): void {
         summary: 'Issuers of a market year, by HIOS id',
         description:
           `Pages of \`limit\` issuers (default ${ISSUER_PAGE.default}, at most ${ISSUER_PAGE.max}) from ` +
-          '`offset`; `total` counts every issuer that matches. `year` defaults to the current market year.',
+          `\`offset\` (at most ${ISSUER_PAGE.maxOffset}); \`total\` counts every issuer that matches. ` +
+          '`year` defaults to the current market year. With `state`: 1003 "state is not a valid ' +
+          'marketplace state" for a state known to run its own exchange in the year. ' +
+          MARKETPLACE_RULE,
         querystring: Type.Object({
           year: YearQuery.properties.year,
           state: Type.Optional(StateCode),
           limit: Type.Integer({ minimum: 1, maximum: ISSUER_PAGE.max, default: ISSUER_PAGE.default }),
-          offset: Type.Integer({ minimum: 0, default: 0 }),
+          offset: Type.Integer({ minimum: 0, maximum: ISSUER_PAGE.maxOffset, default: 0 }),
         }),
         response: {
           200: Type.Object({
@@ -49,13 +57,14 @@ export function registerIssuerRoutes(api: App, deps: PlansDeps): void {
       refuseInvalidInput(request, 'issuers', {
         state: 'state: must be a 2-letter USPS abbreviation',
         limit: `limit: must be an integer from 1 to ${ISSUER_PAGE.max}`,
-        offset: 'offset: must be an integer of 0 or more',
+        offset: `offset: must be an integer from 0 to ${ISSUER_PAGE.maxOffset}`,
       });
       const { state, limit, offset } = request.query;
       if (state !== undefined && !findState(state))
         throw invalidInput('issuers', `state: ${state} is not a state`);
       const year = await yearOrCurrent(deps, request.query.year);
       usesData(request, ISSUER_KINDS, year);
+      if (state !== undefined) await refuseOwnExchange(deps, state, year);
       return deps.issuers.listIssuers({ year, state, limit, offset });
     },
   );

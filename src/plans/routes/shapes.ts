@@ -26,8 +26,8 @@ export const RateArea = Type.Object({
 
 const MarketplaceModel = Type.Union([Type.Literal('FFM'), Type.Literal('SBM')], {
   description:
-    'FFM when plans of the year are in our data for the state (sold on HealthCare.gov), else SBM; absent ' +
-    'when no plans of the year are loaded at all',
+    'FFM when the state uses HealthCare.gov in the year, SBM when it runs its own exchange; absent when ' +
+    'we cannot tell (no cited list and no real Plan Attributes PUF for the year)',
 });
 
 export const State = Type.Object({

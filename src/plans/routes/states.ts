@@ -4,11 +4,13 @@ import type { PlansDeps } from '../deps.js';
 import { planError } from '../errors.js';
 import { usesData } from '../gateway/sample-data.js';
 import { PLAN_KINDS } from '../market-years.js';
+import { marketplaceModel, type Marketplaces } from '../store/marketplace.js';
 import { guidelineYearOf, povertyRegion, povertyTable } from '../tables/poverty-guidelines.js';
 import { findState, HEALTHCARE_GOV, STATES, type StateFacts } from '../tables/states.js';
 import { refuseInvalidInput } from './invalid-input.js';
 import { Year, YearQuery } from './input-schemas.js';
 import { yearOrCurrent } from './market-year.js';
+import { MARKETPLACE_RULE, marketplacesOf } from './marketplace.js';
 import { errorResponses } from './schemas.js';
 import { PovertyGuideline, State, StateMedicaid } from './shapes.js';
 import { toStateMedicaid } from './state-medicaid.js';
@@ -16,19 +18,19 @@ import { toStateMedicaid } from './state-medicaid.js';
 const tags = ['plan-api'];
 
 /**
- * A state with its exchange, as far as our data tells it: FFM when plans of the year are loaded for the
- * state (they are the plans sold on HealthCare.gov), SBM when other states have plans that year and it
- * has none; no model at all when the year has no plans loaded. Only HealthCare.gov's own addresses are
- * named; a state exchange's site and the IRS form links are not in our data and stay empty.
+ * A state with its exchange: FFM when it uses HealthCare.gov in the year, SBM when the year's list is
+ * known and it is not on it, no model at all when we cannot tell (see `MARKETPLACE_RULE`). Only
+ * HealthCare.gov's own addresses are named; a state exchange's site and the IRS form links are not in our
+ * data and stay empty.
  */
-function toState(state: StateFacts, planStates: Set<string>): Static<typeof State> {
-  const ffm = planStates.has(state.abbrev);
-  const model = ffm ? 'FFM' : 'SBM';
+function toState(state: StateFacts, known: Marketplaces): Static<typeof State> {
+  const model = marketplaceModel(known, state.abbrev);
+  const ffm = model === 'FFM';
   return {
     abbrev: state.abbrev,
     fips: state.fips,
     name: state.name,
-    ...(planStates.size > 0 ? { marketplace_model: model, shop_marketplace_model: model } : {}),
+    ...(model ? { marketplace_model: model, shop_marketplace_model: model } : {}),
     hix_name: ffm ? HEALTHCARE_GOV.name : '',
     hix_url: ffm ? HEALTHCARE_GOV.url : '',
     shop_hix_name: ffm ? HEALTHCARE_GOV.name : '',
@@ -48,8 +50,9 @@ function stateOrFail(abbrev: string): StateFacts {
 /** States, their marketplace, Medicaid/CHIP limits and poverty guidelines. */
 export function registerStateRoutes(api: App, deps: PlansDeps): void {
   const modelNote =
-    'marketplace_model / shop_marketplace_model: FFM when plans of the year (default: the current market ' +
-    'year) are loaded for the state, SBM when they are not, absent when no plans of the year are loaded.';
+    'marketplace_model / shop_marketplace_model for `year` (default: the current market year): FFM when ' +
+    'the state uses HealthCare.gov, SBM when it runs its own exchange, absent when we cannot tell. ' +
+    MARKETPLACE_RULE;
 
   api.get(
     '/states',
@@ -67,8 +70,8 @@ export function registerStateRoutes(api: App, deps: PlansDeps): void {
       refuseInvalidInput(request, 'states', {});
       const year = await yearOrCurrent(deps, request.query.year);
       usesData(request, PLAN_KINDS, year);
-      const planStates = await deps.marketplace.findPlanStates(year);
-      return { states: STATES.map((s) => toState(s, planStates)) };
+      const known = await marketplacesOf(deps, year);
+      return { states: STATES.map((s) => toState(s, known)) };
     },
   );
 
@@ -92,7 +95,7 @@ export function registerStateRoutes(api: App, deps: PlansDeps): void {
       const state = stateOrFail(request.params.abbrev);
       const year = await yearOrCurrent(deps, request.query.year);
       usesData(request, PLAN_KINDS, year);
-      return toState(state, await deps.marketplace.findPlanStates(year));
+      return toState(state, await marketplacesOf(deps, year));
     },
   );
 

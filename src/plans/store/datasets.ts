@@ -27,19 +27,24 @@ export function write<T extends PlanDataTable>(table: T, values: Insertable<Data
 }
 
 /**
- * What a dataset owns in a table: every row of a year (`year`), rows of a year written by this kind
- * (`source`, for tables two kinds share), or the whole table (`all`, for geography with one vintage).
+ * What a dataset owns in a table, deleted when a load first sees a year: every row of the year (`year`),
+ * rows of the year written by this kind (`source`, for tables two kinds share), or the whole table (`all`,
+ * for geography with one vintage). `none`: the load deletes nothing itself; the format replaces its own
+ * part of the year through the transaction (the QHP Landscape, published one file per state, replaces
+ * the states it loads and keeps the others), and the year's dataset row keeps the files loaded before.
  */
 export interface Ownership {
   table: PlanDataTable;
-  scope: 'year' | 'source' | 'all';
+  scope: 'year' | 'source' | 'all' | 'none';
 }
 
 export interface DatasetInfo {
   kind: string;
   year: number;
   sample: boolean;
+  /** The files it was loaded from (for a format that replaces part of a year: every file of the year). */
   source: string;
+  /** Rows written by its latest load. */
   rows: number;
   loadedAt: number;
 }
@@ -64,6 +69,12 @@ export interface LoadOptions {
   sample: boolean;
   source: string;
   now: number;
+}
+
+/** The file names of two `source` lists (", "-separated), each once, in name order. */
+function mergeSources(earlier: string, added: string): string {
+  const names = new Set([...earlier.split(', '), ...added.split(', ')].filter((n) => n !== ''));
+  return [...names].sort().join(', ');
 }
 
 export function createDatasetStore(db: Kysely<Database>) {
@@ -95,6 +106,7 @@ export function createDatasetStore(db: Kysely<Database>) {
             if (counts.has(year)) return;
             counts.set(year, 0);
             for (const { table, scope } of options.owns) {
+              if (scope === 'none') continue;
               if (scope === 'all') {
                 if (!wiped) await trx.deleteFrom(table).execute();
                 continue;
@@ -119,21 +131,32 @@ export function createDatasetStore(db: Kysely<Database>) {
         };
         await work(writer);
         for (const table of buffers.keys()) await flush(table);
+        const partial = options.owns.length > 0 && options.owns.every((o) => o.scope === 'none');
         for (const [year, rows] of counts) {
+          let source = options.source;
+          if (partial) {
+            const earlier = await trx
+              .selectFrom('plan_datasets')
+              .select('source')
+              .where('kind', '=', options.kind)
+              .where('year', '=', year)
+              .executeTakeFirst();
+            if (earlier) source = mergeSources(earlier.source, options.source);
+          }
           await trx
             .insertInto('plan_datasets')
             .values({
               kind: options.kind,
               year,
               sample: options.sample ? 1 : 0,
-              source: options.source,
+              source,
               rows,
               loaded_at: options.now,
             })
             .onConflict((oc) =>
               oc.columns(['kind', 'year']).doUpdateSet({
                 sample: options.sample ? 1 : 0,
-                source: options.source,
+                source,
                 rows,
                 loaded_at: options.now,
               }),

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { IngestError } from '../../../src/ingest/plan-data/run.js';
@@ -105,6 +105,63 @@ describe('landscape: the ten real CMS QHP Landscape files (2014–2017)', { skip
     );
     assert.equal(await suite.count('plan_counties', 2014), 1352 + 1282);
     assert.equal(await suite.count('plan_counties', 2017), 1646);
+  });
+
+  it('re-loading one state of a year replaces that state only (the files are published one per state)', async () => {
+    // Per state: plans, issuers, variants and county rows of 2016 (the plan id carries the state).
+    const snapshot = async () => {
+      const byState = async (table: 'plans' | 'issuers' | 'plan_variants' | 'plan_counties') => {
+        const column = table === 'plan_variants' ? 'variant_id' : table === 'issuers' ? 'state' : 'plan_id';
+        const rows = await suite.storage.db
+          .selectFrom(table)
+          .select(column)
+          .where('year', '=', 2016)
+          .execute();
+        const counts: Record<string, number> = {};
+        for (const row of rows as Record<string, string>[]) {
+          const value = row[column]!;
+          const state = value.length === 2 ? value : value.slice(5, 7);
+          counts[state] = (counts[state] ?? 0) + 1;
+        }
+        return counts;
+      };
+      return {
+        plans: await byState('plans'),
+        issuers: await byState('issuers'),
+        variants: await byState('plan_variants'),
+        counties: await byState('plan_counties'),
+      };
+    };
+    const all = await snapshot();
+    assert.deepEqual(all.plans, { HI: 21, NM: 34, NV: 65, OR: 111 });
+    const others = (s: Awaited<ReturnType<typeof snapshot>>) =>
+      Object.fromEntries(
+        Object.entries(s).map(([k, v]) => [k, Object.entries(v).filter(([state]) => state !== 'HI')]),
+      );
+
+    // Hawaii alone, cut to its first four rows (four plans in Hawaii County): Hawaii shrinks to them,
+    // New Mexico, Nevada and Oregon keep every row.
+    const hawaii = landscapeFile('2016_QHP_Landscape_HI_Individual_Market_Medical.csv');
+    const lines = readFileSync(hawaii, 'utf8').split(/\r?\n/);
+    const firstRows = suite.lines('2016_QHP_Landscape_HI_first_rows.csv', lines.slice(0, 5));
+    const cut = await ingest(suite.storage, 'landscape', [firstRows]);
+    assert.deepEqual([cut.years, cut.rejectedCount], [[2016], 0]);
+    const partial = await snapshot();
+    assert.deepEqual(others(partial), others(all));
+    assert.deepEqual([partial.plans.HI, partial.counties.HI], [4, 4]);
+
+    // The whole Hawaii file again: Hawaii is back exactly as it was, once (no duplicates), the rest kept.
+    await ingest(suite.storage, 'landscape', [hawaii]);
+    assert.deepEqual(await snapshot(), all);
+    assert.equal(await suite.count('plans', 2015), 88 + 70 + 140);
+    const dataset = await suite.storage.db
+      .selectFrom('plan_datasets')
+      .select('source')
+      .where('kind', '=', 'landscape')
+      .where('year', '=', 2016)
+      .executeTakeFirstOrThrow();
+    assert.match(dataset.source, /2016_QHP_Landscape_NM_Individual_Market_Medical\.csv/);
+    assert.match(dataset.source, /2016_QHP_Landscape_HI_Individual_Market_Medical\.csv/);
   });
 
   it('2014 Idaho: SelectHealth Preference Gold 250 in "ADA" county (no FIPS in 2014) → 16001, area 6', async () => {
@@ -277,14 +334,15 @@ describe('landscape: the ten real CMS QHP Landscape files (2014–2017)', { skip
       .executeTakeFirst();
     assert.deepEqual(issuer, { name: 'HMSA (PUF)', source: 'plan-attributes' });
 
-    // The load replaced 2016: only Hawaii's landscape rows are left, and a second run changes nothing.
+    // The load replaced Hawaii 2016 and kept New Mexico, Nevada and Oregon (21 + 34 + 65 + 111 plans, the
+    // PUF's among them); a second run changes nothing.
     const counts = async () => [
       await suite.count('plans', 2016),
       await suite.count('plan_counties', 2016),
       await suite.count('plan_variants', 2016),
     ];
     const first = await counts();
-    assert.deepEqual(first.slice(0, 2), [21, 84]);
+    assert.equal(first[0], 21 + 34 + 65 + 111);
     await ingest(suite.storage, 'landscape', [hawaii]);
     assert.deepEqual(await counts(), first);
   });

@@ -21,6 +21,8 @@ interface LoadState {
   puf: Map<number, Promise<PufOwned>>;
   /** Rating area stored per `year|plan|fips`. */
   areas: Map<string, number>;
+  /** `year|state` pairs whose earlier landscape rows this load has deleted (or is deleting). */
+  replaced: Map<string, Promise<void>>;
 }
 const loads = new WeakMap<Set<string>, LoadState>();
 
@@ -42,6 +44,34 @@ async function pufOwned(db: Transaction<Database>, year: number): Promise<PufOwn
   return { plans: new Set(plans.map((r) => r.plan_id)), issuers: new Set(issuers.map((r) => r.issuer_id)) };
 }
 
+/**
+ * Deletes what earlier landscape loads stored for one state and year, so this load replaces that state
+ * and no other (the files are published one per state): its landscape plans, issuers and variants (PUF
+ * rows stay) and its `plan_counties` rows (the plan id carries the state; only the landscape writes them).
+ */
+async function replaceState(db: Transaction<Database>, year: number, usps: string): Promise<void> {
+  const ofState = `_____${usps}%`;
+  await db
+    .deleteFrom('plans')
+    .where('year', '=', year)
+    .where('source', '=', 'landscape')
+    .where('state', '=', usps)
+    .execute();
+  await db
+    .deleteFrom('issuers')
+    .where('year', '=', year)
+    .where('source', '=', 'landscape')
+    .where('state', '=', usps)
+    .execute();
+  await db
+    .deleteFrom('plan_variants')
+    .where('year', '=', year)
+    .where('source', '=', 'landscape')
+    .where('variant_id', 'like', ofState)
+    .execute();
+  await db.deleteFrom('plan_counties').where('year', '=', year).where('plan_id', 'like', ofState).execute();
+}
+
 /** The row's county FIPS: the 2017+ FIPS column, else its name resolved through `geo_counties`. */
 async function countyOf(state: LoadState, cells: Record<string, string>, col: Columns, usps: string) {
   const counties = await state.counties(usps);
@@ -61,15 +91,17 @@ async function countyOf(state: LoadState, cells: Record<string, string>, col: Co
  * county with the county's rating area and the plan's premiums at sample ages and family tiers, and its
  * deductibles and MOOPs per CSR variant. Fills plans, issuers and variants (unless the Plan Attributes
  * PUF already has the plan for the year) and `plan_counties`. Year: `--year` or the file name's prefix.
+ * A load replaces the (year, state) pairs it has rows for and leaves the other states of the year.
  */
 export const landscapeFormat: IngestFormat = {
   kind: 'landscape',
   summary: 'CMS QHP Landscape, individual medical (YYYY_QHP_Landscape_ST_Individual_Market_Medical.csv)',
+  // Replaced per (year, state) by `replaceState`, not per year by the runner.
   owns: [
-    { table: 'plans', scope: 'source' },
-    { table: 'issuers', scope: 'source' },
-    { table: 'plan_variants', scope: 'source' },
-    { table: 'plan_counties', scope: 'year' },
+    { table: 'plans', scope: 'none' },
+    { table: 'issuers', scope: 'none' },
+    { table: 'plan_variants', scope: 'none' },
+    { table: 'plan_counties', scope: 'none' },
   ],
   missingColumns: (header) => missingGroups(header, REQUIRED),
   yearFromFileName(file) {
@@ -78,7 +110,10 @@ export const landscapeFormat: IngestFormat = {
   },
   start({ db, seen }) {
     let state = loads.get(seen);
-    if (!state) loads.set(seen, (state = { counties: countyResolver(db), puf: new Map(), areas: new Map() }));
+    if (!state) {
+      state = { counties: countyResolver(db), puf: new Map(), areas: new Map(), replaced: new Map() };
+      loads.set(seen, state);
+    }
     const load = state;
     const columns = lazyColumns();
     return {
@@ -111,6 +146,11 @@ export const landscapeFormat: IngestFormat = {
         if (load.areas.has(countyKey))
           return new Reject(`plan ${planId} in county ${fips} (rating area ${area}) appears twice`);
         load.areas.set(countyKey, area);
+
+        const stateKey = `${year}|${usps}`;
+        let replaced = load.replaced.get(stateKey);
+        if (!replaced) load.replaced.set(stateKey, (replaced = replaceState(db, year, usps)));
+        await replaced;
 
         const writes: Write[] = [
           write('plan_counties', {
