@@ -42,11 +42,3 @@ export function planError(code: PlanErrorCode, error?: string, message?: string)
 export function invalidInput(what: string, fix: string): HttpError {
   return planError(1003, fix, `invalid ${what} request`);
 }
-
-/** Body of a plan-API error, for response schemas. */
-export const planErrorExample = {
-  code: '1006',
-  status: '404',
-  message: 'Plan not found',
-  error: 'Plan not found',
-};

@@ -56,7 +56,6 @@ export interface DatasetWriter {
   /** Deletes what the dataset owns for `year` (once per year per load) so the load replaces it. */
   startYear(year: number): Promise<void>;
   add(row: Write): Promise<void>;
-  rowsFor(year: number): number;
 }
 
 // PostgreSQL allows 65,535 bound parameters per statement and SQLite 32,766: stay well under both.
@@ -127,7 +126,6 @@ export function createDatasetStore(db: Kysely<Database>) {
             if (rows.length >= Math.min(MAX_BATCH, Math.floor(MAX_PARAMETERS / columns)))
               await flush(row.table);
           },
-          rowsFor: (year) => counts.get(year) ?? 0,
         };
         await work(writer);
         for (const table of buffers.keys()) await flush(table);
