@@ -27,6 +27,8 @@ import { createIssuerStore } from './plans/store/issuers.js';
 import { createMarketplaceStore } from './plans/store/marketplace.js';
 import { createMedicaidStore } from './plans/store/medicaid.js';
 import { createPlanDetailStore } from './plans/store/plan-details.js';
+import { createCountyMarketReader } from './plans/market/county-market.js';
+import { createMarketService } from './plans/market/market-service.js';
 import { createQualityStore } from './plans/store/quality.js';
 import { createRatingAreaStore } from './plans/store/rating-areas.js';
 import { createSampleTracker } from './plans/gateway/sample-data.js';
@@ -88,19 +90,29 @@ export function authDeps(
 /** Stores and settings of the plan API over one storage. */
 export function plansDeps(config: Config, storage: Storage, redis?: Redis, now = Date.now): PlansDeps {
   const datasets = createDatasetStore(storage.db);
+  const planDetails = createPlanDetailStore(storage.db);
+  const ratingAreas = createRatingAreaStore(storage.db);
+  const medicaid = createMedicaidStore(storage.db);
+  const samples = createSampleTracker(() => datasets.listDatasets(), now);
   return {
     apiKeys: createApiKeyStore(storage.db),
     datasets,
     geography: createGeographyStore(storage.db),
-    ratingAreas: createRatingAreaStore(storage.db),
+    ratingAreas,
     marketplace: createMarketplaceStore(storage.db),
-    medicaid: createMedicaidStore(storage.db),
+    medicaid,
     issuers: createIssuerStore(storage.db),
-    planDetails: createPlanDetailStore(storage.db),
+    planDetails,
+    markets: createMarketService({
+      reader: createCountyMarketReader(storage.db, planDetails),
+      ratingAreas,
+      medicaid,
+      samples,
+    }),
     quality: createQualityStore(storage.db),
     crosswalks: createCrosswalkStore(storage.db),
     rateCounters: redis ? createRedisCounters(redis, config.redisKeyPrefix) : createMemoryCounters(),
-    samples: createSampleTracker(() => datasets.listDatasets(), now),
+    samples,
     now,
     settings: { publicUrl: config.publicUrl, sandbox: config.mode === 'sandbox' },
   };

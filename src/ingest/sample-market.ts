@@ -23,10 +23,11 @@ async function hasPlans(datasets: DatasetStore): Promise<boolean> {
 }
 
 /**
- * Geography the sample brings along only where none is loaded yet (from real files, or by an earlier
- * sample load that stopped half way): a national county list must not give way to three counties.
+ * Geography (and Texas's published Medicaid limits) the sample brings along only where none is loaded yet
+ * (from real files, or by an earlier sample load that stopped half way): a national county list must not
+ * give way to three counties, nor a national Medicaid table to one state's rows.
  */
-const GEOGRAPHY = new Set(['counties', 'zip-county', 'rating-areas']);
+const GEOGRAPHY = new Set(['counties', 'zip-county', 'rating-areas', 'medicaid']);
 
 function alreadyLoaded(datasets: DatasetInfo[], format: IngestFormat, year: number): boolean {
   // Geography of one vintage (counties, ZIPs) is one dataset whatever its year; rating areas are per year.

@@ -7,6 +7,8 @@ import { registerCrosswalkRoutes } from './routes/crosswalk.js';
 import { registerGeographyRoutes } from './routes/geography.js';
 import { registerHouseholdRoutes } from './routes/households.js';
 import { registerIssuerRoutes } from './routes/issuers.js';
+import { registerHouseholdPlanRoutes } from './routes/household-plans.js';
+import { registerPlanSearchRoutes } from './routes/plan-search.js';
 import { registerPlanRoutes } from './routes/plans.js';
 import { registerQualityRoutes } from './routes/quality.js';
 import { registerStateRoutes } from './routes/states.js';
@@ -33,7 +35,17 @@ export async function registerPlansService(app: App, deps: PlansDeps): Promise<v
         if (route.schema) route.schema = { ...route.schema, security: [{ apikey: [] }] };
       });
       api.addHook('onRequest', apiKeyGate(deps));
-      api.addHook('preSerialization', sampleLabel(deps.samples));
+      api.addHook('onSend', sampleLabel(deps.samples));
+      // The HealthCare.gov front end posts JSON as text/plain to avoid a CORS preflight (research §1.1).
+      api.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => {
+        try {
+          done(null, JSON.parse(body as string));
+        } catch {
+          const error = new Error('the body is not valid JSON') as Error & { statusCode: number };
+          error.statusCode = 400;
+          done(error, undefined);
+        }
+      });
       // Kong's answer for a path no route serves (research §2: the service sits behind Kong).
       api.setNotFoundHandler((_request, reply) => {
         void reply.code(404).send({ message: 'no Route matched with those values' });
@@ -43,6 +55,8 @@ export async function registerPlansService(app: App, deps: PlansDeps): Promise<v
       registerStateRoutes(api, deps);
       registerIssuerRoutes(api, deps);
       registerPlanRoutes(api, deps);
+      registerPlanSearchRoutes(api, deps);
+      registerHouseholdPlanRoutes(api, deps);
       registerQualityRoutes(api, deps);
       registerCrosswalkRoutes(api, deps);
       registerHouseholdRoutes(api, deps);

@@ -4,6 +4,7 @@ import type { CrosswalkStore } from './store/crosswalk.js';
 import type { DatasetStore } from './store/datasets.js';
 import type { GeographyStore } from './store/geography.js';
 import type { IssuerStore } from './store/issuers.js';
+import type { MarketService } from './market/market-service.js';
 import type { MarketplaceStore } from './store/marketplace.js';
 import type { MedicaidStore } from './store/medicaid.js';
 import type { PlanDetailStore } from './store/plan-details.js';
@@ -21,6 +22,8 @@ export interface PlansDeps {
   medicaid: MedicaidStore;
   issuers: IssuerStore;
   planDetails: PlanDetailStore;
+  /** County markets and Medicaid limits for the priced endpoints, kept while their datasets stay. */
+  markets: MarketService;
   quality: QualityStore;
   crosswalks: CrosswalkStore;
   /** Rate-limit counters: in this process, or in Redis when several instances share one budget. */

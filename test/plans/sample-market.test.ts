@@ -48,7 +48,7 @@ describe('the generator', () => {
     const again = await written({ year: YEAR, seed: 7 });
     assert.deepEqual(
       [...first.keys()],
-      ['counties', 'zip-county', 'rating-areas', 'plan-attributes', 'service-areas', 'rates'],
+      ['counties', 'zip-county', 'rating-areas', 'plan-attributes', 'service-areas', 'rates', 'medicaid'],
     );
     for (const [kind, text] of first) assert.equal(again.get(kind), text, kind);
 
@@ -162,7 +162,7 @@ describe('the generator', () => {
     assert.match(result.stdout, /plan-attributes\s+\d+ rows/);
     const expected = await written({ year: 2025, seed: 7 });
     const files = readdirSync(out).sort();
-    assert.equal(files.length, 6);
+    assert.equal(files.length, 7); // with Texas's published Medicaid limits of 2025
     assert.equal(readFileSync(join(out, 'plan-attributes-puf.csv'), 'utf8'), expected.get('plan-attributes'));
     assert.equal(readFileSync(join(out, 'rate-puf.csv'), 'utf8'), expected.get('rates'));
   });
@@ -264,7 +264,7 @@ describe('loading the sample market', () => {
     assert.equal(summaries.year, new Date(running.clock.now()).getUTCFullYear());
     assert.deepEqual(
       summaries.summaries.map((s) => s.kind),
-      ['counties', 'zip-county', 'rating-areas', 'plan-attributes', 'service-areas', 'rates'],
+      ['counties', 'zip-county', 'rating-areas', 'plan-attributes', 'service-areas', 'rates', 'medicaid'],
     );
     for (const s of summaries.summaries) {
       assert.equal(s.rejectedCount, 0, `${s.kind}: ${JSON.stringify(s.rejected)}`);
@@ -333,6 +333,7 @@ describe('loading the sample market', () => {
     const kinds = answer.body.map((d) => d.kind).sort();
     assert.deepEqual(kinds, [
       'counties',
+      'medicaid',
       'plan-attributes',
       'rates',
       'rating-areas',
@@ -364,7 +365,7 @@ describe('two instances starting at once', () => {
       const results = await Promise.all([ensureSampleMarket(first, now), ensureSampleMarket(second, now)]);
       assert.equal(results.filter((r) => r !== undefined).length, 1, 'exactly one instance loads');
       const datasets = await createDatasetStore(first.db).listDatasets();
-      assert.equal(datasets.length, 6);
+      assert.equal(datasets.length, 7);
       const plans = await first.db
         .selectFrom('plans')
         .select((eb) => eb.fn.countAll().as('n'))

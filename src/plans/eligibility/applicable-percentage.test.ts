@@ -15,13 +15,13 @@ test('2014, 26 U.S.C. 36B(b)(3)(A)(i): band edges and midpoints', () => {
   assert.equal(percent(2014, 100), 2); // up to 133 %: 2.0 %
   assert.equal(percent(2014, 132.99), 2);
   assert.equal(percent(2014, 133), 3); // 133 % starts the 3.0–4.0 band
-  assert.equal(percent(2014, 140), 3.412); // 3 + 1 × 7/17 = 3.41176 → 3.412
+  assert.equal(percent(2014, 140), 3.41); // 3 + 1 × 7/17 = 3.41176 → 3.41 (nearest hundredth of 1 %)
   assert.equal(percent(2014, 150), 4);
   assert.equal(percent(2014, 175), 5.15); // 4 + 2.3 × 25/50
   assert.equal(percent(2014, 200), 6.3);
-  assert.equal(percent(2014, 225), 7.175); // 6.3 + 1.75 × 25/50
+  assert.equal(percent(2014, 225), 7.18); // 6.3 + 1.75 × 25/50 = 7.175 → 7.18
   assert.equal(percent(2014, 250), 8.05);
-  assert.equal(percent(2014, 275), 8.775); // 8.05 + 1.45 × 25/50
+  assert.equal(percent(2014, 275), 8.78); // 8.05 + 1.45 × 25/50 = 8.775 → 8.78 (1.36B-3(g)(3) Ex. 1)
   assert.equal(percent(2014, 300), 9.5);
   assert.equal(percent(2014, 400), 9.5); // "does not exceed 400 percent": 400 is in
 });
@@ -49,7 +49,7 @@ test('ARPA / IRA 2021–2025: 0 % to 150 %, then 0–2, 2–4, 4–6, 6–8.5', 
 test('2026, Rev. Proc. 2025-25: 2.10; 3.14–4.19; 4.19–6.60; 6.60–8.44; 8.44–9.96; 9.96', () => {
   assert.equal(percent(2026, 120), 2.1);
   assert.equal(percent(2026, 133), 3.14);
-  assert.equal(percent(2026, 141.5), 3.665); // 3.14 + 1.05 × 8.5/17
+  assert.equal(percent(2026, 141.5), 3.67); // 3.14 + 1.05 × 8.5/17 = 3.665, a true half → 3.67
   assert.equal(percent(2026, 200), 6.6);
   assert.equal(percent(2026, 275), 9.2); // 8.44 + 1.52 × 25/50
 });

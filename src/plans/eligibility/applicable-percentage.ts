@@ -33,8 +33,9 @@ function bandOf(bands: readonly ApplicableBand[], fpl: number): ApplicableBand {
 /**
  * The applicable percentage for a coverage year and household income as % FPL. 26 U.S.C. 36B(b)(3)(A),
  * 26 CFR 1.36B-3(g): within each band it rises linearly from the initial to the final percentage
- * (APPLICABLE_PERCENTAGE, Rev. Proc. per year), rounded to the nearest thousandth of a percent (research
- * §3.5.2). Eligible from 100 % FPL (36B(c)(1)(A)) up to and including 400 % in the years whose table ends
+ * (APPLICABLE_PERCENTAGE, Rev. Proc. per year), "rounded to the nearest one-hundredth of one percent"
+ * (1.36B-3(g)(1); its Example 1 rounds 8.775 to 8.78). Half a hundredth rounds up; the interpolation is
+ * first cut to nine decimals so binary noise (877.4999…) cannot turn a true half down. Eligible from 100 % FPL (36B(c)(1)(A)) up to and including 400 % in the years whose table ends
  * there (2014–2020, 2026 on); ARPA §9661 / IRA §12001 years (2021–2025) have no upper limit.
  */
 export function applicablePercentage(
@@ -53,7 +54,8 @@ export function applicablePercentage(
   const position =
     band.toPct === null ? 0 : (Math.min(fpl, band.toPct) - band.fromPct) / (band.toPct - band.fromPct);
   const hundredths = band.initial + (band.final - band.initial) * position;
-  const thousandths = roundHalfAwayFromZero((hundredths * PER_PERCENT) / TABLE_PER_PERCENT);
+  const rounded = roundHalfAwayFromZero(Number(hundredths.toFixed(9)));
+  const thousandths = (rounded * PER_PERCENT) / TABLE_PER_PERCENT;
   return { eligible: true, thousandths, percent: thousandths / PER_PERCENT, band };
 }
 

@@ -42,11 +42,13 @@ export function createSampleTracker(list: () => Promise<DatasetInfo[]>, now: () 
 
 export type SampleTracker = ReturnType<typeof createSampleTracker>;
 
+/** An `onSend` hook: runs for every answer, objects and pre-serialised JSON text alike. */
 export function sampleLabel(tracker: SampleTracker) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const used = request.planData;
     if (used && (await tracker.isSample(used.kinds, used.year))) {
       reply.header(SAMPLE_HEADER, 'generated sample market; not real plans, premiums or ratings');
     }
+    return payload;
   };
 }

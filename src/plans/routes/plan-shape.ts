@@ -90,3 +90,36 @@ export const Plan = Type.Object({
     Type.Integer({ description: 'Business Rules PUF: months tobacco-free before rated as a non-user' }),
   ),
 });
+
+const Dollars = Type.Union([Type.Number(), Type.Null()], {
+  description: 'monthly US dollars, two decimals; null when the plan has no rate for the household',
+});
+
+/** The household's premium fields of a priced plan (search/render.ts `premiumFields`). */
+export const PremiumFields = {
+  premium: Dollars,
+  premium_w_credit: Dollars,
+  ehb_premium: Dollars,
+  pediatric_ehb_premium: Dollars,
+  aptc_eligible_premium: Dollars,
+  premium_unavailable: Type.Optional(
+    Type.String({ description: 'why the plan has no premium for this household (no rate is invented)' }),
+  ),
+  oopc: Type.Number({ description: 'estimated yearly out-of-pocket cost: not computed, always -1' }),
+  is_ineligible: Type.Boolean(),
+  rate_source: Type.String({
+    description:
+      'rate-puf (CMS Rate PUF rows), landscape (derived from a QHP Landscape age-21 premium × the federal age curve) or none',
+  }),
+};
+
+/** `Plan` with the household's premiums (POST /plans, POST /plans/{plan_id}). */
+export const PricedPlan = Type.Object({ ...Plan.properties, ...PremiumFields });
+
+/** `Plan` as a search answer shows it: one CSR variant, top benefits, no coverage examples. */
+export const SearchPlan = Type.Object({
+  ...Type.Omit(Plan, ['sbcs']).properties,
+  ...PremiumFields,
+});
+
+export const RateArea = Type.Object({ state: Type.String(), area: Type.Integer() });

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SAMPLE_COUNTIES, SAMPLE_STATE, SAMPLE_STATE_FIPS, SAMPLE_ZIP_COUNTIES } from './geography.js';
 import { buildSampleMarket, ratesByAge, type SampleMarket } from './market.js';
+import { MEDICAID_COLUMNS, texasMedicaidRows } from './medicaid.js';
 import { planAttributesRow } from './plan-attributes-rows.js';
 import { PLAN_ATTRIBUTES_COLUMNS, RATE_COLUMNS, SERVICE_AREA_COLUMNS } from '../tables/puf-columns.js';
 
@@ -128,7 +129,7 @@ export interface SampleOptions {
 /**
  * Writes the sample market's files into `dir`, each in the layout of the public file it imitates
  * (Census county list, HUD ZIP→county crosswalk, county rating areas, and the CMS Plan Attributes,
- * Service Area and Rate PUFs), and returns them in load order.
+ * Service Area and Rate PUFs, Medicaid/CHIP limits), and returns them in load order.
  */
 export async function writeSampleMarket(dir: string, options: SampleOptions): Promise<SampleFile[]> {
   const market = buildSampleMarket(options.year, options.seed);
@@ -166,9 +167,17 @@ export async function writeSampleMarket(dir: string, options: SampleOptions): Pr
     ['plan-attributes', 'plan-attributes-puf.csv', PLAN_ATTRIBUTES_COLUMNS, planAttributesRows(market), true],
     ['service-areas', 'service-area-puf.csv', SERVICE_AREA_COLUMNS, serviceAreaRows(market), false],
     ['rates', 'rate-puf.csv', RATE_COLUMNS, rateRows(market), true],
+    [
+      'medicaid',
+      'medicaid_chip_income_limits_TX.csv',
+      MEDICAID_COLUMNS,
+      texasMedicaidRows(market.year),
+      false,
+    ],
   ];
   const written: SampleFile[] = [];
   for (const [kind, name, header, rows, bom] of files) {
+    if (rows.length === 0) continue;
     const path = join(dir, name);
     await writeCsv(path, header, rows, bom);
     written.push({ kind, path, rows: rows.length });

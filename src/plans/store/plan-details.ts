@@ -1,10 +1,10 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { mergeBusinessRules } from './business-rules.js';
 import type { Issuer } from './issuers.js';
 import type { CostLimit, PlanDetail, SbcScenario, VariantDetail } from './plan-detail.js';
 import { gatherBenefits, type PlanBenefit } from './plan-benefits.js';
-import { QUALITY_COLUMNS, toQualityRating, type QualityRating } from './quality.js';
+import { QUALITY_COLUMNS, toQualityRating, type QualityRating, type QualityRow } from './quality.js';
 
 /** CMS `Plan` as `GET /plans/{plan_id}` shows it: no premium, no household. */
 export interface PlanDetails {
@@ -49,113 +49,184 @@ function standardVariant(variants: Variant[]): Variant | undefined {
   return variants.find((v) => v.csr === 'Exchange variant (no CSR)') ?? variants[0];
 }
 
-/** Everything `GET /plans/{plan_id}` shows of one plan: the plan, then its parts in parallel (all keyed). */
+/** Splits `items` into lists of at most `size` (bound parameters per statement stay well under the limits). */
+function chunks<T>(items: readonly T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const list = groups.get(k);
+    if (list) list.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
+}
+
+/**
+ * Everything `GET /plans/{plan_id}` shows of plans: the plans, then their parts, one query per table for
+ * the whole list (a county's hundred plans cost the same eight queries as one plan).
+ */
 export function createPlanDetailStore(db: Kysely<Database>) {
-  return {
-    async findPlanDetails(year: number, planId: string): Promise<PlanDetails | undefined> {
-      const plan = await db
+  async function findMany(year: number, planIds: readonly string[]): Promise<Map<string, PlanDetails>> {
+    const ids = [...new Set(planIds)];
+    const out = new Map<string, PlanDetails>();
+    for (const part of chunks(ids)) {
+      const plans = await db
         .selectFrom('plans')
         .selectAll()
         .where('year', '=', year)
-        .where('plan_id', '=', planId)
-        .executeTakeFirst();
-      if (!plan) return undefined;
-      const [issuer, variantRows, benefitRows, quality, network, rules] = await Promise.all([
+        .where('plan_id', 'in', part)
+        .execute();
+      if (plans.length === 0) continue;
+      const found = plans.map((p) => p.plan_id);
+      const issuerIds = [...new Set(plans.map((p) => p.issuer_id))];
+      const networks = [...new Set(plans.flatMap((p) => (p.network_id ? [p.network_id] : [])))];
+      // The plans' own rules, else their products', else their issuers' (scope = plan, product or issuer id).
+      const scopes = [...new Set([...found, ...found.map((id) => id.slice(0, 10)), ...issuerIds])];
+      const [issuers, variantRows, benefitRows, quality, networkRows, rules] = await Promise.all([
         db
           .selectFrom('issuers')
           .selectAll()
           .where('year', '=', year)
-          .where('issuer_id', '=', plan.issuer_id)
-          .executeTakeFirst(),
+          .where('issuer_id', 'in', issuerIds)
+          .execute(),
         db
           .selectFrom('plan_variants')
-          .select(['variant_id', 'detail'])
+          .select(['plan_id', 'variant_id', 'detail'])
           .where('year', '=', year)
-          .where('plan_id', '=', planId)
+          .where('plan_id', 'in', found)
+          .orderBy('plan_id')
           .orderBy('variant_id')
           .execute(),
         db
           .selectFrom('plan_benefits')
-          .select(['variant_id', 'detail'])
+          .select(['plan_id', 'variant_id', 'detail'])
           .where('year', '=', year)
-          .where('plan_id', '=', planId)
+          .where('plan_id', 'in', found)
+          .orderBy('plan_id')
           .orderBy('variant_id')
           .execute(),
         db
           .selectFrom('quality_ratings')
-          .select(QUALITY_COLUMNS)
+          .select(['plan_id', ...QUALITY_COLUMNS])
           .where('year', '=', year)
-          .where('plan_id', '=', planId)
-          .executeTakeFirst(),
-        plan.network_id
+          .where('plan_id', 'in', found)
+          .execute(),
+        networks.length > 0
           ? db
               .selectFrom('networks')
-              .select('url')
+              .select(['issuer_id', 'network_id', 'url'])
               .where('year', '=', year)
-              .where('issuer_id', '=', plan.issuer_id)
-              .where('network_id', '=', plan.network_id)
-              .executeTakeFirst()
-          : undefined,
-        // The plan's own rules, else its product's, else the issuer's (scope = plan, product or issuer id).
+              .where('issuer_id', 'in', issuerIds)
+              .where('network_id', 'in', networks)
+              .execute()
+          : [],
         db
           .selectFrom('business_rules')
-          .select(['scope_id', 'detail'])
+          .select(['issuer_id', 'scope_id', 'detail'])
           .where('year', '=', year)
-          .where('issuer_id', '=', plan.issuer_id)
-          .where('scope_id', 'in', [planId, planId.slice(0, 10), plan.issuer_id])
+          .where('issuer_id', 'in', issuerIds)
+          .where('scope_id', 'in', scopes)
           .execute(),
       ]);
-      const detail = JSON.parse(plan.detail) as PlanDetail;
-      const variants: Variant[] = variantRows.map((v) => ({
-        ...(JSON.parse(v.detail) as VariantDetail),
-        variantId: v.variant_id,
-      }));
-      const standard = standardVariant(variants);
-      const rule = mergeBusinessRules(rules);
-      return {
-        id: plan.plan_id,
-        name: plan.name,
-        issuer: {
-          id: plan.issuer_id,
-          name: issuer?.name ?? detail.issuer_name,
-          state: issuer?.state ?? plan.state,
-          individual_url: issuer?.individual_url ?? '',
-          shop_url: issuer?.shop_url ?? '',
-          toll_free: issuer?.toll_free ?? '',
-          tty: issuer?.tty ?? '',
-          eligible_dependents: rule.eligibleDependents,
-        },
-        metal_level: plan.metal_level,
-        type: plan.plan_type,
-        design_type: plan.design_type,
-        is_standardized_plan: plan.design_type !== 'NOT_APPLICABLE',
-        market: plan.market,
-        state: plan.state,
-        product_division: plan.dental_only === 1 ? 'Dental' : 'HealthCare',
-        insurance_market: 'QHP',
-        hsa_eligible: plan.hsa_eligible === 1,
-        has_national_network: detail.has_national_network,
-        specialist_referral_required: detail.specialist_referral_required,
-        guaranteed_rate: detail.guaranteed_rate,
-        disease_mgmt_programs: detail.disease_mgmt_programs,
-        benefits_url: detail.benefits_url ?? '',
-        brochure_url: detail.brochure_url ?? '',
-        formulary_url: detail.formulary_url ?? '',
-        network_url: detail.network_url ?? network?.url ?? '',
-        service_area_id: plan.service_area_id ?? '',
-        deductibles: variants.flatMap((v) => v.deductibles),
-        moops: variants.flatMap((v) => v.moops),
-        benefits: gatherBenefits(
-          benefitRows,
-          new Map(variants.map((v) => [v.variantId, v.csr])),
-          standard?.variantId,
-        ),
-        ...(standard?.sbcs ? { sbcs: standard.sbcs } : {}),
-        quality_rating: toQualityRating(year, quality),
-        ...(rule.dependentMaxAge !== null ? { max_age_child: rule.dependentMaxAge } : {}),
-        ...(rule.tobaccoFreeMonths !== null ? { tobacco_lookback: rule.tobaccoFreeMonths } : {}),
-      };
+      const issuerById = new Map(issuers.map((i) => [i.issuer_id, i]));
+      const variantsOf = groupBy(variantRows, (r) => r.plan_id);
+      const benefitsOf = groupBy(benefitRows, (r) => r.plan_id);
+      const qualityOf = new Map(quality.map((q) => [q.plan_id, q]));
+      const networkUrl = new Map(networkRows.map((n) => [`${n.issuer_id}|${n.network_id}`, n.url]));
+      const rulesOf = groupBy(rules, (r) => r.issuer_id);
+      for (const plan of plans) {
+        const own = new Set([plan.plan_id, plan.plan_id.slice(0, 10), plan.issuer_id]);
+        out.set(
+          plan.plan_id,
+          assemble(year, plan, {
+            issuer: issuerById.get(plan.issuer_id),
+            variantRows: variantsOf.get(plan.plan_id) ?? [],
+            benefitRows: benefitsOf.get(plan.plan_id) ?? [],
+            quality: qualityOf.get(plan.plan_id),
+            networkUrl: plan.network_id ? networkUrl.get(`${plan.issuer_id}|${plan.network_id}`) : undefined,
+            rules: (rulesOf.get(plan.issuer_id) ?? []).filter((r) => own.has(r.scope_id)),
+          }),
+        );
+      }
+    }
+    return out;
+  }
+
+  return {
+    async findPlanDetails(year: number, planId: string): Promise<PlanDetails | undefined> {
+      return (await findMany(year, [planId])).get(planId);
     },
+    /** Details of every plan of the list the year has, by plan id (absent ids are left out). */
+    findManyPlanDetails: findMany,
+  };
+}
+
+interface PlanParts {
+  issuer: Selectable<Database['issuers']> | undefined;
+  variantRows: { variant_id: string; detail: string }[];
+  benefitRows: { variant_id: string; detail: string }[];
+  quality: QualityRow | undefined;
+  networkUrl: string | undefined;
+  rules: { scope_id: string; detail: string }[];
+}
+
+function assemble(year: number, plan: Selectable<Database['plans']>, parts: PlanParts): PlanDetails {
+  const { issuer, variantRows, benefitRows, quality, rules } = parts;
+  const detail = JSON.parse(plan.detail) as PlanDetail;
+  const variants: Variant[] = variantRows.map((v) => ({
+    ...(JSON.parse(v.detail) as VariantDetail),
+    variantId: v.variant_id,
+  }));
+  const standard = standardVariant(variants);
+  const rule = mergeBusinessRules(rules);
+  return {
+    id: plan.plan_id,
+    name: plan.name,
+    issuer: {
+      id: plan.issuer_id,
+      name: issuer?.name ?? detail.issuer_name,
+      state: issuer?.state ?? plan.state,
+      individual_url: issuer?.individual_url ?? '',
+      shop_url: issuer?.shop_url ?? '',
+      toll_free: issuer?.toll_free ?? '',
+      tty: issuer?.tty ?? '',
+      eligible_dependents: rule.eligibleDependents,
+    },
+    metal_level: plan.metal_level,
+    type: plan.plan_type,
+    design_type: plan.design_type,
+    is_standardized_plan: plan.design_type !== 'NOT_APPLICABLE',
+    market: plan.market,
+    state: plan.state,
+    product_division: plan.dental_only === 1 ? 'Dental' : 'HealthCare',
+    insurance_market: 'QHP',
+    hsa_eligible: plan.hsa_eligible === 1,
+    has_national_network: detail.has_national_network,
+    specialist_referral_required: detail.specialist_referral_required,
+    guaranteed_rate: detail.guaranteed_rate,
+    disease_mgmt_programs: detail.disease_mgmt_programs,
+    benefits_url: detail.benefits_url ?? '',
+    brochure_url: detail.brochure_url ?? '',
+    formulary_url: detail.formulary_url ?? '',
+    network_url: detail.network_url ?? parts.networkUrl ?? '',
+    service_area_id: plan.service_area_id ?? '',
+    deductibles: variants.flatMap((v) => v.deductibles),
+    moops: variants.flatMap((v) => v.moops),
+    benefits: gatherBenefits(
+      benefitRows,
+      new Map(variants.map((v) => [v.variantId, v.csr])),
+      standard?.variantId,
+    ),
+    ...(standard?.sbcs ? { sbcs: standard.sbcs } : {}),
+    quality_rating: toQualityRating(year, quality),
+    ...(rule.dependentMaxAge !== null ? { max_age_child: rule.dependentMaxAge } : {}),
+    ...(rule.tobaccoFreeMonths !== null ? { tobacco_lookback: rule.tobaccoFreeMonths } : {}),
   };
 }
 

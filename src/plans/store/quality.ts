@@ -23,7 +23,7 @@ export const QUALITY_COLUMNS = [
   'plan_administration',
 ] as const;
 
-type QualityRow = Pick<Database['quality_ratings'], (typeof QUALITY_COLUMNS)[number]>;
+export type QualityRow = Pick<Database['quality_ratings'], (typeof QUALITY_COLUMNS)[number]>;
 
 /**
  * A Quality Rating System score as the QRS PUF writes it: "1"…"5", or "NR - <reason>" ("NR - New-Ineligible

@@ -1,0 +1,192 @@
+import { applicablePercentage } from '../eligibility/applicable-percentage.js';
+import { isAptcEligibleMember, monthlyAptc, type AptcResult } from '../eligibility/aptc.js';
+import { csrLevel, csrOverrideLevel, type CsrLevel, type CsrOverride } from '../eligibility/csr.js';
+import { fplPercent, type FplResult } from '../eligibility/fpl.js';
+import {
+  inCoverageGap,
+  limitsByCategory,
+  medicaidChipEligibility,
+  type MedicaidLimitsByCategory,
+} from '../eligibility/medicaid.js';
+import { creditFpl } from '../eligibility/unemployment-2021.js';
+import { planError } from '../errors.js';
+import { coverageEffectiveDate, ratingAge } from '../pricing/age.js';
+import { parseCalendarDate } from '../pricing/calendar-date.js';
+import { dollarsToCents, type Cents } from '../pricing/money.js';
+import type { HouseholdInput, PersonInput } from '../routes/household-input.js';
+import { RELATIONSHIPS_TO_2020 } from '../routes/household-input.js';
+import type { MedicaidLimits } from '../store/medicaid.js';
+
+/** A person of the request with the age they are rated at (pricing/age.ts). */
+export interface Member {
+  index: number;
+  input: PersonInput;
+  age: number;
+}
+
+/** The household as the priced endpoints read it. */
+export interface SettledHousehold {
+  effectiveDate: string;
+  members: Member[];
+  /** Annual income in cents, or null when unknown (absent or -1): no tax credit is estimated. */
+  income: Cents | null;
+  unemployment: 'Adult' | 'Dependent' | 'None' | undefined;
+}
+
+const LAST_YEAR_OF_OLD_RELATIONSHIPS = 2020;
+
+function invalidHousehold(fix: string): never {
+  throw planError(1003, fix, 'invalid household request');
+}
+
+function checkDate(text: string, field: string): void {
+  try {
+    parseCalendarDate(text);
+  } catch {
+    invalidHousehold(`${field}: ${text} is not a calendar date`);
+  }
+}
+
+/**
+ * Reads the household: the effective date (`effective_date`, else 1 January of the market year), each
+ * person's age (`age` wins; else completed years from `dob` on the effective date), relationships valid for
+ * the year (seed: the 2020-only values are refused from 2021), and the income in cents.
+ */
+export function settleHousehold(household: HouseholdInput | undefined, year: number): SettledHousehold {
+  const effectiveDate = coverageEffectiveDate(year, household?.effective_date);
+  checkDate(effectiveDate, 'household.effective_date');
+  const people = household?.people ?? [];
+  const members = people.map((input, index) => {
+    const at = `household.people[${index}]`;
+    if (input.dob) checkDate(input.dob, `${at}.dob`);
+    if (input.last_tobacco_use_date) checkDate(input.last_tobacco_use_date, `${at}.last_tobacco_use_date`);
+    if (input.age === undefined && !input.dob) invalidHousehold(`${at}: age or dob is required`);
+    if (
+      input.relationship &&
+      year > LAST_YEAR_OF_OLD_RELATIONSHIPS &&
+      (RELATIONSHIPS_TO_2020 as readonly string[]).includes(input.relationship)
+    ) {
+      invalidHousehold(`${at}.relationship: "${input.relationship}" is not valid for market year ${year}`);
+    }
+    let age: number;
+    try {
+      age = ratingAge(input, effectiveDate);
+    } catch {
+      invalidHousehold(`${at}.dob: ${input.dob} is after the effective date ${effectiveDate}`);
+    }
+    return { index, input, age };
+  });
+  const income = household?.income;
+  return {
+    effectiveDate,
+    members,
+    income: income === undefined || income < 0 ? null : dollarsToCents(income),
+    unemployment: household?.unemployment_received,
+  };
+}
+
+/** Per person: the Medicaid/CHIP screen and what follows from it. */
+export interface PersonEligibility {
+  isMedicaidChip: boolean;
+  inCoverageGap: boolean;
+  /** In the credit's coverage family: not Medicaid/CHIP, no other MEC, `aptc_eligible` not false. */
+  aptcEligible: boolean;
+}
+
+export interface HouseholdEligibility {
+  people: PersonEligibility[];
+  /** FPL % for the credit and CSR (guidelines of year − 1), when the income is known. */
+  fpl: FplResult | undefined;
+  aptc: AptcResult;
+  /** The benchmark the credit was computed from (monthly EHB premium, cents), when one was needed. */
+  benchmark: Cents | undefined;
+  /** The CSR level the household sees (`csr_override` wins). */
+  csr: CsrLevel | null;
+}
+
+export interface EligibilityInput {
+  year: number;
+  state: string;
+  household: SettledHousehold;
+  /** The state's Medicaid/CHIP limits for the year; undefined = none loaded (1015 when they are needed). */
+  medicaid: MedicaidLimits | undefined;
+  /** The SLCSP benchmark for the given members (monthly EHB premium in cents), undefined with no silver plan. */
+  benchmark: (members: readonly Member[]) => Cents | undefined;
+  aptcOverride?: number;
+  csrOverride?: CsrOverride;
+}
+
+const NO_CREDIT = (reason: 'unknown-year'): AptcResult => ({
+  eligible: false,
+  aptc: 0,
+  aptcExact: 0,
+  reason,
+});
+
+/**
+ * The household's eligibility (research §3.4–3.7): Medicaid/CHIP per person against the state's limits at
+ * the Medicaid FPL %, the coverage gap, the credit from the SLCSP of the APTC-eligible members and the
+ * applicable percentage of the year, and the CSR level. With an unknown income nothing is screened and no
+ * credit is estimated, unless `aptc_override` gives it.
+ */
+export function householdEligibility(input: EligibilityInput): HouseholdEligibility {
+  const { year, state, household } = input;
+  const override = input.aptcOverride === undefined ? undefined : dollarsToCents(input.aptcOverride);
+  const csrFromOverride = input.csrOverride ? csrOverrideLevel(input.csrOverride) : undefined;
+  const people = household.members.map((m) => m.input);
+  if (household.income === null) {
+    const members = household.members.map((m) => ({
+      isMedicaidChip: false,
+      inCoverageGap: false,
+      aptcEligible: isAptcEligibleMember({ ...m.input, isMedicaidChip: false }),
+    }));
+    const aptc =
+      override === undefined
+        ? NO_CREDIT('unknown-year')
+        : monthlyAptc({ year, income: 0, fplPercent: 0, benchmark: undefined, override });
+    return { people: members, fpl: undefined, aptc, benchmark: undefined, csr: csrFromOverride ?? null };
+  }
+  const fpl = fplPercent(household.income, people, state, year, 'aptc');
+  const medicaidFpl = fplPercent(household.income, people, state, year, 'medicaid');
+  if (!fpl || !medicaidFpl) {
+    throw planError(1010, `guideline not found for state: ${state}, year: ${year}`);
+  }
+  if (!input.medicaid) {
+    throw planError(
+      1015,
+      `missing eligibility for fiscal year: ${year}, quarter: 1, state: ${state} (load the medicaid kind)`,
+    );
+  }
+  const limits: MedicaidLimitsByCategory = limitsByCategory(input.medicaid.limits);
+  const credit = creditFpl(year, fpl.percent, household.unemployment, 'aptc');
+  const forCsr = creditFpl(year, fpl.percent, household.unemployment, 'csr');
+  const screened = household.members.map((m) => {
+    const medicaid = medicaidChipEligibility({ ...m.input, age: m.age }, medicaidFpl.percent, limits);
+    return {
+      isMedicaidChip: medicaid.is_medicaid_chip,
+      inCoverageGap: !m.input.has_mec && inCoverageGap(fpl.percent, limits, medicaid.is_medicaid_chip),
+      aptcEligible: isAptcEligibleMember({ ...m.input, isMedicaidChip: medicaid.is_medicaid_chip }),
+    };
+  });
+  const eligibleMembers = household.members.filter((_, i) => screened[i]!.aptcEligible);
+  const benchmark =
+    override === undefined && eligibleMembers.length > 0 ? input.benchmark(eligibleMembers) : undefined;
+  const aptc =
+    eligibleMembers.length === 0 && override === undefined
+      ? ({ eligible: false, aptc: 0, aptcExact: 0, reason: 'no-benchmark' } as const)
+      : monthlyAptc({
+          year,
+          income: household.income,
+          fplPercent: credit.fplPercent,
+          benchmark,
+          belowPovertyEligible: credit.treatedAsApplicable,
+          override,
+        });
+  // CSR needs eligibility for the credit (45 CFR 155.305(g)(1)(i)(A)), not a positive amount.
+  const creditAllowed =
+    eligibleMembers.length > 0 &&
+    applicablePercentage(year, forCsr.fplPercent, { belowPovertyEligible: forCsr.treatedAsApplicable })
+      .eligible;
+  const csr = csrFromOverride ?? csrLevel({ fplPercent: forCsr.fplPercent, aptcEligible: creditAllowed });
+  return { people: screened, fpl, aptc, benchmark, csr };
+}

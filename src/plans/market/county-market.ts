@@ -1,0 +1,273 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../storage/schema.js';
+import { landscapeCurve, derivedAgePremium } from '../pricing/landscape-derivation.js';
+import { FAMILY_OPTION_AGE_KEY } from '../pricing/family-tier.js';
+import type { RateLookup, RateRow } from '../pricing/premium.js';
+import type { PlanDetails } from '../store/plan-details.js';
+
+/**
+ * A county's market in one plan year: the plans sold at a place (county and ZIP) and the rates each
+ * charges in the place's rating area, read once from the database and then priced for any household
+ * (pricing/, eligibility/) without further I/O.
+ */
+
+/** Where a household lives (CMS `Place`). */
+export interface Place {
+  countyfips: string;
+  state: string;
+  zipcode: string;
+}
+
+export type MarketKind = 'Individual' | 'SHOP' | 'Any';
+
+/** Where a plan's rates come from, for the answer's honesty about them. */
+export type RateSource = 'rate-puf' | 'landscape' | 'none';
+
+/** A plan as the market holds it: what filters and sorts need, its rates, and its details for the answer. */
+export interface MarketPlan {
+  id: string;
+  issuerId: string;
+  issuerName: string;
+  name: string;
+  metalLevel: string;
+  type: string;
+  designType: string;
+  hsaEligible: boolean;
+  catastrophic: boolean;
+  dental: boolean;
+  market: string;
+  /** `EHBPercentTotalPremium`; null where the source does not publish it (landscape 2014–2015). */
+  ehbShare: number | null;
+  /** Quality rating (0 = not rated). */
+  qualityRating: number;
+  /** Months tobacco-free before a person is rated as a non-user (Business Rules PUF), when known. */
+  tobaccoLookback: number | null;
+  rateSource: RateSource;
+  /** The plan's rates on a coverage effective date; undefined when it has none in force that day. */
+  ratesOn(effectiveDate: string): RateLookup | undefined;
+  details: PlanDetails;
+}
+
+export interface CountyMarket {
+  year: number;
+  place: Place;
+  ratingArea: number;
+  plans: MarketPlan[];
+}
+
+interface PufRate {
+  age: string;
+  tobacco: string;
+  effective_date: string;
+  expiration_date: string;
+  individual_rate: number;
+  tobacco_rate: number | null;
+}
+
+/**
+ * Rate PUF rows of one plan and area as a lookup for a date: the rows whose RateEffectiveDate ≤ date ≤
+ * RateExpirationDate (a plan may file quarterly rates). `Tobacco` "No Preference" rows carry no tobacco
+ * rate: users pay the individual rate (premium.ts reads `tobaccoRate: null` that way).
+ */
+function pufRates(rows: PufRate[]): (date: string) => RateLookup | undefined {
+  const byDate = new Map<string, RateLookup | undefined>();
+  return (date) => {
+    if (byDate.has(date)) return byDate.get(date);
+    const table = new Map<string, RateRow>();
+    for (const row of rows) {
+      if (row.effective_date > date || row.expiration_date < date) continue;
+      table.set(row.age, {
+        individualRate: Number(row.individual_rate),
+        tobaccoRate: row.tobacco_rate === null ? null : Number(row.tobacco_rate),
+      });
+    }
+    const lookup: RateLookup | undefined = table.size === 0 ? undefined : (ageKey) => table.get(ageKey);
+    if (byDate.size < 64) byDate.set(date, lookup);
+    return lookup;
+  };
+}
+
+/** `0-20` → 0, `21` → 21, `64 and over` → 64: the age a pre-2018 Rate PUF key stands for on the curve. */
+function ageOfKey(ageKey: string): number | undefined {
+  if (ageKey === '0-20' || ageKey === '0-14') return 0;
+  if (ageKey === '64 and over') return 64;
+  return /^\d{1,2}$/.test(ageKey) ? Number(ageKey) : undefined;
+}
+
+/**
+ * Rates DERIVED from a QHP Landscape row (2014–2017): the age-21 premium it publishes × the federal default
+ * age curve of the year (pricing/landscape-derivation.ts says why that holds for those files). The files
+ * publish premiums of non-tobacco users only, so a tobacco user has no rate from them (`undefined`): the
+ * answer says the plan has no rate for that household rather than inventing a surcharge.
+ */
+function landscapeRates(year: number, premiums: Record<string, number>): RateLookup | undefined {
+  const curve = landscapeCurve(year);
+  const age21 = premiums.adult_21;
+  if (!curve || age21 === undefined) return undefined;
+  const cache = new Map<string, RateRow | undefined>();
+  return (ageKey, tobacco) => {
+    if (tobacco || ageKey === FAMILY_OPTION_AGE_KEY) return undefined;
+    if (cache.has(ageKey)) return cache.get(ageKey);
+    const age = ageOfKey(ageKey);
+    const row =
+      age === undefined
+        ? undefined
+        : { individualRate: derivedAgePremium(age21, age, curve), tobaccoRate: null };
+    cache.set(ageKey, row);
+    return row;
+  };
+}
+
+/** Whether a partial county's ZIP list (`"49070,49311"`) names the ZIP. */
+function zipListed(zips: string, zipcode: string): boolean {
+  return `,${zips},`.includes(`,${zipcode},`);
+}
+
+function marketsOf(market: MarketKind): string[] {
+  return market === 'Any' ? ['Individual', 'SHOP'] : [market];
+}
+
+/** Reads a county market: availability, rates and details, a fixed number of queries per call. */
+export function createCountyMarketReader(
+  db: Kysely<Database>,
+  details: { findManyPlanDetails(year: number, ids: readonly string[]): Promise<Map<string, PlanDetails>> },
+) {
+  /**
+   * Plans of the Plan Attributes PUF sold at the place: their issuer's service area (Service Area PUF)
+   * covers the whole state, the whole county, or — for a partial county — the ZIP; same market.
+   */
+  async function pufPlanIds(year: number, place: Place, markets: string[]): Promise<string[]> {
+    const [county, statewide] = await Promise.all([
+      db
+        .selectFrom('service_areas')
+        .select(['issuer_id', 'service_area_id', 'partial_county', 'zips', 'market'])
+        .where('year', '=', year)
+        .where('fips', '=', place.countyfips)
+        .execute(),
+      db
+        .selectFrom('service_areas')
+        .select(['issuer_id', 'service_area_id', 'partial_county', 'zips', 'market'])
+        .where('year', '=', year)
+        .where('state', '=', place.state)
+        .where('cover_entire_state', '=', 1)
+        .execute(),
+    ]);
+    const areas = new Set<string>();
+    for (const row of [...county, ...statewide]) {
+      if (!markets.includes(row.market)) continue;
+      if (Number(row.partial_county) === 1 && !zipListed(row.zips, place.zipcode)) continue;
+      areas.add(`${row.issuer_id}|${row.service_area_id}|${row.market}`);
+    }
+    if (areas.size === 0) return [];
+    const issuers = [...new Set([...areas].map((a) => a.split('|')[0]!))];
+    const plans = await db
+      .selectFrom('plans')
+      .select(['plan_id', 'issuer_id', 'service_area_id', 'market'])
+      .where('year', '=', year)
+      .where('source', '=', 'plan-attributes')
+      .where('issuer_id', 'in', issuers)
+      .execute();
+    return plans
+      .filter((p) => areas.has(`${p.issuer_id}|${p.service_area_id ?? ''}|${p.market}`))
+      .map((p) => p.plan_id);
+  }
+
+  return {
+    async read(year: number, place: Place, ratingArea: number, market: MarketKind): Promise<CountyMarket> {
+      const markets = marketsOf(market);
+      const [pufIds, landscapeRows] = await Promise.all([
+        pufPlanIds(year, place, markets),
+        db
+          .selectFrom('plan_counties')
+          .select(['plan_id', 'rating_area', 'premiums'])
+          .where('year', '=', year)
+          .where('fips', '=', place.countyfips)
+          .execute(),
+      ]);
+      // A county the landscape splits between areas lists a plan once per area: the place's area only.
+      const landscape = new Map(
+        landscapeRows
+          .filter((r) => Number(r.rating_area) === ratingArea)
+          .map((r) => [r.plan_id, JSON.parse(r.premiums) as Record<string, number>]),
+      );
+      const ids = [...new Set([...pufIds, ...landscape.keys()])];
+      if (ids.length === 0) return { year, place, ratingArea, plans: [] };
+      const [found, rateRows, planRows] = await Promise.all([
+        details.findManyPlanDetails(year, ids),
+        pufIds.length === 0
+          ? []
+          : db
+              .selectFrom('plan_rates')
+              .select([
+                'plan_id',
+                'age',
+                'tobacco',
+                'effective_date',
+                'expiration_date',
+                'individual_rate',
+                'tobacco_rate',
+              ])
+              .where('year', '=', year)
+              .where('plan_id', 'in', pufIds)
+              .where('rating_area', '=', ratingArea)
+              .execute(),
+        db
+          .selectFrom('plans')
+          .select(['plan_id', 'ehb_pct', 'market'])
+          .where('year', '=', year)
+          .where('plan_id', 'in', ids)
+          .execute(),
+      ]);
+      const ratesOf = new Map<string, PufRate[]>();
+      for (const row of rateRows) {
+        const list = ratesOf.get(row.plan_id);
+        if (list) list.push(row);
+        else ratesOf.set(row.plan_id, [row]);
+      }
+      const planRow = new Map(planRows.map((p) => [p.plan_id, p]));
+      const plans: MarketPlan[] = [];
+      for (const id of ids) {
+        const d = found.get(id);
+        const row = planRow.get(id);
+        if (!d || !row || !markets.includes(row.market)) continue;
+        const puf = ratesOf.get(id);
+        const published = landscape.get(id);
+        let rateSource: RateSource = 'none';
+        let ratesOn: MarketPlan['ratesOn'] = () => undefined;
+        if (puf && puf.length > 0) {
+          rateSource = 'rate-puf';
+          ratesOn = pufRates(puf);
+        } else if (published) {
+          const lookup = landscapeRates(year, published);
+          if (lookup) {
+            rateSource = 'landscape';
+            ratesOn = () => lookup;
+          }
+        }
+        plans.push({
+          id,
+          issuerId: d.issuer.id,
+          issuerName: d.issuer.name,
+          name: d.name,
+          metalLevel: d.metal_level,
+          type: d.type,
+          designType: d.design_type,
+          hsaEligible: d.hsa_eligible,
+          catastrophic: d.metal_level === 'Catastrophic',
+          dental: d.product_division === 'Dental',
+          market: d.market,
+          ehbShare: row.ehb_pct === null ? null : Number(row.ehb_pct),
+          qualityRating: d.quality_rating.global_rating,
+          tobaccoLookback: d.tobacco_lookback ?? null,
+          rateSource,
+          ratesOn,
+          details: d,
+        });
+      }
+      plans.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      return { year, place, ratingArea, plans };
+    },
+  };
+}
+
+export type CountyMarketReader = ReturnType<typeof createCountyMarketReader>;

@@ -1,0 +1,235 @@
+import { Type } from 'typebox';
+import type { App } from '../../shared/http.js';
+import type { PlansDeps } from '../deps.js';
+import { planError } from '../errors.js';
+import type { Member, SettledHousehold } from '../household/household.js';
+import type { MarketPlan } from '../market/county-market.js';
+import { centsToDollars, dollarsToCents, mulRatio } from '../pricing/money.js';
+import { benchmarkPlan, membersFor, pricePlan, type RankedPlan } from '../search/pricing.js';
+import { REQUIRED_CONTRIBUTION } from '../tables/tax-credit.js';
+import { EstimateRequest, HOUSEHOLD_FIXES, IchraRequest } from './household-input.js';
+import { YearQuery } from './input-schemas.js';
+import { refuseInvalidInput } from './invalid-input.js';
+import { marketContext, pricedContext, type MarketContext } from './priced.js';
+import { errorResponses } from './schemas.js';
+
+const NO_CSR = 'Exchange variant (no CSR)';
+
+const Eligibility = Type.Object({
+  aptc: Type.Number({ description: 'monthly advance premium tax credit of the household, $, unrounded' }),
+  csr: Type.String({ description: 'CSR the person is eligible for, or "Exchange variant (no CSR)"' }),
+  is_medicaid_chip: Type.Boolean(),
+  in_coverage_gap: Type.Boolean(),
+  hardship_exemption: Type.Boolean(),
+});
+
+const LowestCostPlan = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  premium: Type.Number({ description: 'monthly $, see the endpoint for which premium' }),
+  metal_level: Type.String(),
+});
+
+function needPeople(household: SettledHousehold, what: string): void {
+  if (household.members.length === 0) {
+    throw planError(1003, 'household.people: at least one person is required', `invalid ${what} request`);
+  }
+}
+
+function tooFewPlans(context: MarketContext, what: string): never {
+  throw planError(
+    1016,
+    `no ${what} plan with rates for the household in county ${context.market.place.countyfips} ` +
+      `(rating area ${context.market.ratingArea}) in ${context.year}`,
+  );
+}
+
+/** Medical individual-market plans of a metal, ranked by the members' full premium (tobacco as given). */
+function lowestByPremium(
+  context: MarketContext,
+  metal: 'Silver' | 'Bronze',
+  members: readonly Member[],
+): RankedPlan | undefined {
+  const { market, household, year } = context;
+  const ranked: RankedPlan[] = [];
+  const candidates = market.plans.filter(
+    (p: MarketPlan) => p.metalLevel === metal && !p.dental && p.market === 'Individual',
+  );
+  for (const plan of candidates) {
+    const priced = pricePlan(
+      plan,
+      year,
+      household.effectiveDate,
+      membersFor(plan, household, members, () => true),
+    );
+    if (priced.available) ranked.push({ plan, amount: priced.premium });
+  }
+  ranked.sort((a, b) => a.amount - b.amount || (a.plan.id < b.plan.id ? -1 : 1));
+  return ranked[0];
+}
+
+const lowestCostAnswer = (ranked: RankedPlan) => ({
+  id: ranked.plan.id,
+  name: ranked.plan.name,
+  premium: centsToDollars(ranked.amount),
+  metal_level: ranked.plan.metalLevel,
+});
+
+/** Eligibility estimates, the benchmark plans and ICHRA affordability. */
+export function registerHouseholdPlanRoutes(api: App, deps: PlansDeps): void {
+  api.post(
+    '/households/eligibility/estimates',
+    {
+      attachValidation: true,
+      schema: {
+        tags: ['plan-api'],
+        summary: 'One eligibility estimate per person: tax credit, CSR, Medicaid/CHIP, coverage gap',
+        description:
+          'Index i of `estimates` is `household.people[i]`. Medicaid/CHIP by state, category and age at ' +
+          'the Medicaid FPL % (current guidelines; published limits include the 5-point disregard); the ' +
+          'credit of the household (SLCSP of the APTC-eligible members minus the expected contribution, ' +
+          'guidelines of year − 1) is given, unrounded, to each APTC-eligible person, 0 to the others; ' +
+          '`in_coverage_gap` below 100 % FPL in a state that did not expand Medicaid; ' +
+          '`hardship_exemption` = in the coverage gap (the affordability exemption is not computed). ' +
+          '1015 without Medicaid/CHIP limits for the state and year; 1016 when no silver plan has a rate ' +
+          'for the APTC-eligible members.',
+        querystring: YearQuery,
+        body: EstimateRequest,
+        response: { 200: Type.Object({ estimates: Type.Array(Eligibility) }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      refuseInvalidInput(request, 'eligibility estimates', HOUSEHOLD_FIXES);
+      const body = request.body;
+      if (body.household?.income === undefined || body.household.income < 0) {
+        throw planError(
+          1003,
+          'household.income: the yearly household income (0 or more) is required',
+          'invalid eligibility estimates request',
+        );
+      }
+      const context = await pricedContext(deps, request, body);
+      needPeople(context.household, 'eligibility estimates');
+      const { eligibility } = context;
+      if (
+        !eligibility.aptc.eligible &&
+        eligibility.aptc.reason === 'no-benchmark' &&
+        eligibility.people.some((p) => p.aptcEligible)
+      ) {
+        tooFewPlans(context, 'silver');
+      }
+      return {
+        estimates: eligibility.people.map((person) => ({
+          aptc: person.aptcEligible ? eligibility.aptc.aptcExact / 100 : 0,
+          csr: person.aptcEligible ? (eligibility.csr ?? NO_CSR) : NO_CSR,
+          is_medicaid_chip: person.isMedicaidChip,
+          in_coverage_gap: person.inCoverageGap,
+          hardship_exemption: person.inCoverageGap,
+        })),
+      };
+    },
+  );
+
+  const lowestCost = (
+    path: string,
+    summary: string,
+    description: string,
+    pick: (context: MarketContext) => RankedPlan | undefined,
+    metal: string,
+  ) =>
+    api.post(
+      path,
+      {
+        attachValidation: true,
+        schema: {
+          tags: ['plan-api'],
+          summary,
+          description: `${description} 1016 when no such plan has rates for the household.`,
+          querystring: YearQuery,
+          body: EstimateRequest,
+          response: { 200: LowestCostPlan, ...errorResponses },
+        },
+      },
+      async (request) => {
+        refuseInvalidInput(request, path.slice(12), HOUSEHOLD_FIXES);
+        const context = await marketContext(deps, request, request.body);
+        needPeople(context.household, path.slice(12));
+        const ranked = pick(context);
+        if (!ranked) tooFewPlans(context, metal);
+        return lowestCostAnswer(ranked);
+      },
+    );
+
+  lowestCost(
+    '/households/slcsp',
+    'The second-lowest-cost silver plan (the tax-credit benchmark) for a household',
+    '`premium` is the benchmark amount: the EHB portion of the plan’s premium for the people given, ' +
+      'tobacco ignored (26 CFR 1.36B-3(f)); equal premiums count once.',
+    (c) => benchmarkPlan(c.market.plans, c.year, c.household, c.household.members),
+    'silver',
+  );
+  lowestCost(
+    '/households/lcsp',
+    'The lowest-cost silver plan for a household',
+    '`premium` is the plan’s full monthly premium for the people given (tobacco rates for users).',
+    (c) => lowestByPremium(c, 'Silver', c.household.members),
+    'silver',
+  );
+  lowestCost(
+    '/households/lcbp',
+    'The lowest-cost bronze plan for a household',
+    '`premium` is the plan’s full monthly premium for the people given (tobacco rates for users).',
+    (c) => lowestByPremium(c, 'Bronze', c.household.members),
+    'bronze',
+  );
+
+  api.post(
+    '/households/ichra',
+    {
+      attachValidation: true,
+      schema: {
+        tags: ['plan-api'],
+        summary: 'Whether an individual coverage HRA is affordable, with the lowest-cost silver premium',
+        description:
+          'The employee is `household.people[0]`. Affordable when the self-only lowest-cost silver ' +
+          'premium minus the monthly `hra` is at most the required contribution percentage of the year ' +
+          '× income / 12 (26 CFR 1.36B-2(c)(5); 26 U.S.C. 36B(c)(2)(C)). `premium` is that self-only ' +
+          'premium. 1016 when no silver plan has a rate for the employee.',
+        querystring: YearQuery,
+        body: IchraRequest,
+        response: {
+          200: Type.Object({ affordable: Type.Boolean(), premium: Type.Number() }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      refuseInvalidInput(request, 'ichra', HOUSEHOLD_FIXES);
+      const body = request.body;
+      const context = await marketContext(deps, request, body);
+      needPeople(context.household, 'ichra');
+      if (context.household.income === null) {
+        throw planError(
+          1003,
+          'household.income: the yearly household income is required',
+          'invalid ichra request',
+        );
+      }
+      const required = REQUIRED_CONTRIBUTION[context.year];
+      if (!required) {
+        throw planError(
+          1003,
+          `year: no required contribution percentage is known for ${context.year}`,
+          'invalid ichra request',
+        );
+      }
+      const employee = context.household.members.slice(0, 1);
+      const lcsp = lowestByPremium(context, 'Silver', employee);
+      if (!lcsp) tooFewPlans(context, 'silver');
+      // pct in hundredths of a percent: income × pct / (100 × 100) a year, / 12 a month.
+      const limit = mulRatio(context.household.income, required.pct, 120_000);
+      const cost = lcsp.amount - dollarsToCents(body.hra);
+      return { affordable: cost <= limit, premium: centsToDollars(lcsp.amount) };
+    },
+  );
+}

@@ -1,0 +1,282 @@
+import { Type, type Static } from 'typebox';
+import type { App } from '../../shared/http.js';
+import type { PlansDeps } from '../deps.js';
+import { planError } from '../errors.js';
+import type { CsrOverride } from '../eligibility/csr.js';
+import { centsToDollars } from '../pricing/money.js';
+import { priceAll, type PricedPlan } from '../search/pricing.js';
+import { premiumFields, searchPlanJson } from '../search/render.js';
+import {
+  candidates,
+  facetGroups,
+  matches,
+  ranges,
+  showCatastrophic,
+  sortRows,
+  toRow,
+  type SearchRow,
+} from '../search/search.js';
+import {
+  HOUSEHOLD_FIXES,
+  PlanRequest,
+  PlanSearchRequest,
+  PlansRequest,
+  type PlanSearchInput,
+} from './household-input.js';
+import { PlanId, YearQuery } from './input-schemas.js';
+import { refuseInvalidInput } from './invalid-input.js';
+import { PricedPlan as PricedPlanShape, RateArea, SearchPlan } from './plan-shape.js';
+import { pricedContext, type PricedContext } from './priced.js';
+import { errorResponses } from './schemas.js';
+
+const DEFAULT_PAGE = 10;
+
+const PRICING_RULES =
+  'Premiums: the Rate PUF row of each member for the plan, rating area and age band (tobacco rate for ' +
+  "users within the plan's look-back), only the three oldest children under 21 rated, NY/VT family " +
+  'tiers; for 2014–2017 QHP Landscape plans the age-21 premium × the federal age curve (derived, ' +
+  '`rate_source: landscape`). A plan with no rate for the household has null premiums and ' +
+  '`premium_unavailable` saying why. The credit: SLCSP (EHB premium of the APTC-eligible members, tobacco ' +
+  'ignored) minus the expected contribution, applied as min(credit, aptc_eligible_premium); ' +
+  '`premium_w_credit` is never negative. 1015 without Medicaid/CHIP limits for the state and year, 1017 ' +
+  'without a rating area, 1003 for a state that runs its own exchange.';
+
+const SearchResponse = Type.Object({
+  plans: Type.Array(SearchPlan),
+  total: Type.Integer({ description: 'plans matching, before paging' }),
+  facet_groups: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      facets: Type.Array(Type.Object({ value: Type.String(), count: Type.Integer() })),
+    }),
+  ),
+  ranges: Type.Object({
+    premiums: Type.Object({ min: Type.Number(), max: Type.Number() }),
+    deductibles: Type.Object({ min: Type.Number(), max: Type.Number() }),
+  }),
+  rate_area: RateArea,
+});
+
+const Stat = Type.Object({
+  metal_level: Type.String(),
+  total: Type.Integer(),
+  simple_choice: Type.Integer(),
+  premiums: Type.Object({ min: Type.Number(), max: Type.Number(), mean: Type.Number() }),
+  oopc: Type.Object({ min: Type.Number(), max: Type.Number(), mean: Type.Number() }),
+  quality_ratings: Type.Object({
+    five_star_rating: Type.Integer(),
+    four_star_rating: Type.Integer(),
+    three_star_rating: Type.Integer(),
+    two_star_rating: Type.Integer(),
+    one_star_rating: Type.Integer(),
+  }),
+});
+
+/** The matching plans of a search, priced and sorted (all of them: paging is the caller's). */
+function searchRows(context: PricedContext, body: PlanSearchInput): SearchRow[] {
+  const { market, household, eligibility, year } = context;
+  const shown = showCatastrophic(household, eligibility, body.catastrophic_override);
+  const pool = candidates(market.plans, body.filter, shown, body.suppressed_plan_ids);
+  const priced = priceAll(pool, year, household, eligibility, body.csr_override as CsrOverride | undefined);
+  const rows = priced.map(toRow).filter((row) => matches(row, body.filter));
+  sortRows(rows, body.sort, body.order);
+  return rows;
+}
+
+function pricedPlanObject(priced: PricedPlan) {
+  return { ...priced.plan.details, ...premiumFields(priced) };
+}
+
+const rateArea = (context: PricedContext) => ({
+  state: context.market.place.state,
+  area: context.market.ratingArea,
+});
+
+/** Plan search and the priced plan endpoints. */
+export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
+  api.post(
+    '/plans/search',
+    {
+      attachValidation: true,
+      schema: {
+        tags: ['plan-api'],
+        summary: 'Plans sold at a place, priced for a household, with its tax credit',
+        description:
+          '`total`, `facet_groups` and `ranges` (premiums after credit, individual deductibles) are over ' +
+          'every matching plan; `offset` and `limit` (1–100, 10 by default) page them. Each plan shows the ' +
+          'CSR variant the household sees, the top benefits and in-network deductibles and MOOPs. ' +
+          'Catastrophic plans are shown when every member is under 30 or in the coverage gap, or by ' +
+          '`catastrophic_override`. Without a household the plans are listed unpriced. ' +
+          PRICING_RULES,
+        querystring: YearQuery,
+        body: PlanSearchRequest,
+        response: { 200: SearchResponse, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      refuseInvalidInput(request, 'plan search', HOUSEHOLD_FIXES);
+      const body = request.body;
+      const context = await pricedContext(deps, request, body);
+      const rows = searchRows(context, body);
+      const offset = body.offset ?? 0;
+      const limit = body.limit ?? DEFAULT_PAGE;
+      const page = rows.slice(offset, offset + limit).map((r) => searchPlanJson(r.priced));
+      const rest = JSON.stringify({
+        total: rows.length,
+        facet_groups: facetGroups(rows),
+        ranges: ranges(rows),
+        rate_area: rateArea(context),
+      });
+      // Already JSON text: fastify sends a string with a JSON content type as it is (render.ts).
+      const text = `{"plans":[${page.join(',')}],${rest.slice(1)}`;
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(text as unknown as Static<typeof SearchResponse>);
+    },
+  );
+
+  api.post(
+    '/plans/search/stats',
+    {
+      attachValidation: true,
+      schema: {
+        tags: ['plan-api'],
+        summary: 'Per metal level: how many plans match a search, premium range and mean, quality ratings',
+        description:
+          'The same request as POST /plans/search; one entry per metal level of the matching plans. ' +
+          '`premiums` are after credit over the plans with a premium for the household (0 when none); ' +
+          '`oopc` is not computed (-1); `simple_choice` is 0 (no loaded file marks such plans).',
+        querystring: YearQuery,
+        body: PlanSearchRequest,
+        response: { 200: Type.Array(Stat), ...errorResponses },
+      },
+    },
+    async (request) => {
+      refuseInvalidInput(request, 'plan search stats', HOUSEHOLD_FIXES);
+      const context = await pricedContext(deps, request, request.body);
+      const rows = searchRows(context, request.body);
+      const byMetal = new Map<string, SearchRow[]>();
+      for (const row of rows) {
+        const metal = row.priced.plan.metalLevel;
+        byMetal.set(metal, [...(byMetal.get(metal) ?? []), row]);
+      }
+      const stars = (list: SearchRow[], n: number) =>
+        list.filter((r) => r.priced.plan.qualityRating === n).length;
+      return [...byMetal].map(([metal, list]) => {
+        const premiums = list.flatMap((r) =>
+          r.priced.premium.available ? [r.priced.premiumWithCredit] : [],
+        );
+        const sum = premiums.reduce((a, b) => a + b, 0);
+        return {
+          metal_level: metal,
+          total: list.length,
+          simple_choice: 0,
+          premiums:
+            premiums.length === 0
+              ? { min: 0, max: 0, mean: 0 }
+              : {
+                  min: centsToDollars(Math.min(...premiums)),
+                  max: centsToDollars(Math.max(...premiums)),
+                  mean: centsToDollars(Math.round(sum / premiums.length)),
+                },
+          oopc: { min: -1, max: -1, mean: -1 },
+          quality_ratings: {
+            five_star_rating: stars(list, 5),
+            four_star_rating: stars(list, 4),
+            three_star_rating: stars(list, 3),
+            two_star_rating: stars(list, 2),
+            one_star_rating: stars(list, 1),
+          },
+        };
+      });
+    },
+  );
+
+  api.post(
+    '/plans',
+    {
+      attachValidation: true,
+      schema: {
+        tags: ['plan-api'],
+        summary: 'Several plans in full, priced for a household (plan comparison)',
+        description:
+          'Every plan of `plan_ids` sold at the place, in the order given, with all CSR variants and ' +
+          'benefits and the household premium fields; ids not sold there are left out, and 1006 when none ' +
+          'is. ' +
+          PRICING_RULES,
+        querystring: YearQuery,
+        body: PlansRequest,
+        response: { 200: Type.Object({ plans: Type.Array(PricedPlanShape) }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      refuseInvalidInput(request, 'plans', HOUSEHOLD_FIXES);
+      const body = request.body;
+      const context = await pricedContext(deps, request, body);
+      const byId = new Map(context.market.plans.map((p) => [p.id, p]));
+      const chosen = [...new Set(body.plan_ids)].flatMap((id) => {
+        const plan = byId.get(id);
+        return plan ? [plan] : [];
+      });
+      if (chosen.length === 0) {
+        throw planError(
+          1006,
+          `none of the plans is sold in county ${body.place.countyfips} (ZIP ${body.place.zipcode}) in ${context.year}`,
+        );
+      }
+      const priced = priceAll(
+        chosen,
+        context.year,
+        context.household,
+        context.eligibility,
+        body.csr_override as CsrOverride | undefined,
+      );
+      return { plans: priced.map(pricedPlanObject) };
+    },
+  );
+
+  api.post(
+    '/plans/:plan_id',
+    {
+      attachValidation: true,
+      schema: {
+        tags: ['plan-api'],
+        summary: "One plan's details priced for a household, with the place's rating area",
+        description:
+          'As GET /plans/{plan_id} with the premium fields; `current_enrollment` rates its plan with the ' +
+          'tobacco status the person enrolled with. 1006 when the plan is not sold at the place. ' +
+          PRICING_RULES,
+        params: Type.Object({ plan_id: PlanId }),
+        querystring: YearQuery,
+        body: PlanRequest,
+        response: {
+          200: Type.Object({ plan: PricedPlanShape, rate_area: RateArea }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      refuseInvalidInput(request, 'plan', {
+        ...HOUSEHOLD_FIXES,
+        plan_id: 'plan_id: must be a 14-character HIOS plan ID (5 digits, state, 7 digits)',
+      });
+      const body = request.body as Static<typeof PlanRequest>;
+      const context = await pricedContext(deps, request, body);
+      const plan = context.market.plans.find((p) => p.id === request.params.plan_id);
+      if (!plan) {
+        throw planError(
+          1006,
+          `plan ${request.params.plan_id} is not sold in county ${body.place.countyfips} (ZIP ${body.place.zipcode}) in ${context.year}`,
+        );
+      }
+      const [priced] = priceAll(
+        [plan],
+        context.year,
+        context.household,
+        context.eligibility,
+        body.csr_override as CsrOverride | undefined,
+      );
+      return { plan: pricedPlanObject(priced!), rate_area: rateArea(context) };
+    },
+  );
+}

@@ -1,0 +1,122 @@
+import { centsToDollars } from '../pricing/money.js';
+import type { CostLimit, CsrVariant } from '../store/plan-detail.js';
+import type { PlanDetails } from '../store/plan-details.js';
+import { unavailableReason, type PricedPlan } from './pricing.js';
+
+/**
+ * How a priced plan is written. Search answers carry the CMS document's reduced plan: the "top" benefits
+ * (ER visit, generic drugs, specialist, primary care, dental) and the In-Network and Combined tiers of
+ * deductibles and MOOPs, of the one CSR variant the household sees. The unchanging part of each (plan,
+ * variant) is serialised once per county market and spliced into the answer with the household's premium
+ * fields, so a search costs its pricing, not a re-serialisation of a hundred plans.
+ */
+
+const TOP_BENEFITS = new Set([
+  'EMERGENCY_ROOM_SERVICES',
+  'GENERIC_DRUGS',
+  'SPECIALIST_VISIT',
+  'PRIMARY_CARE_VISIT_TO_TREAT_AN_INJURY_OR_ILLNESS',
+  'ROUTINE_DENTAL_SERVICES_ADULT',
+  'DENTAL_CHECK_UP_FOR_CHILDREN',
+]);
+const SEARCH_TIERS = new Set(['In-Network', 'Combined In-Out of Network']);
+const STANDARD: CsrVariant = 'Exchange variant (no CSR)';
+
+/** The variant the plan shows: the household's, when the plan publishes cost sharing for it. */
+export function shownVariant(details: PlanDetails, csr: CsrVariant): CsrVariant {
+  if (csr === STANDARD) return csr;
+  const has = (rows: CostLimit[]) => rows.some((r) => r.csr === csr);
+  return has(details.deductibles) || has(details.moops) ? csr : STANDARD;
+}
+
+/** The plan of a search answer without premiums: the reduced details of one variant. */
+export function searchPlanBase(details: PlanDetails, csr: CsrVariant): Record<string, unknown> {
+  const { benefits, deductibles, moops, ...rest } = details;
+  delete rest.sbcs;
+  const limits = (rows: CostLimit[]) => rows.filter((r) => r.csr === csr && SEARCH_TIERS.has(r.network_tier));
+  return {
+    ...rest,
+    deductibles: limits(deductibles),
+    moops: limits(moops),
+    benefits: benefits
+      .filter((b) => TOP_BENEFITS.has(b.type))
+      .map((b) => ({ ...b, cost_sharings: b.cost_sharings.filter((c) => c.csr === csr) })),
+  };
+}
+
+/** The individual in-network deductible of the variant (combined medical and drug when published), $. */
+export function individualDeductible(details: PlanDetails, csr: CsrVariant): number | null {
+  const rows = details.deductibles.filter(
+    (d) =>
+      d.csr === csr && d.network_tier === 'In-Network' && d.family_cost === 'Individual' && d.amount !== null,
+  );
+  const combined = rows.find((d) => /combined/i.test(d.type));
+  return (combined ?? rows[0])?.amount ?? null;
+}
+
+export interface PremiumFields {
+  premium: number | null;
+  premium_w_credit: number | null;
+  ehb_premium: number | null;
+  pediatric_ehb_premium: number | null;
+  aptc_eligible_premium: number | null;
+  /** Present only when the plan has no premium for the household: why (never an invented rate). */
+  premium_unavailable?: string;
+  /** The yearly out-of-pocket estimate: not computed (the CMS model is not public), always -1. */
+  oopc: number;
+  is_ineligible: boolean;
+  rate_source: string;
+}
+
+/** The household's premium fields of a priced plan, dollars with two decimals. */
+export function premiumFields(priced: PricedPlan): PremiumFields {
+  const { premium, plan } = priced;
+  if (!premium.available) {
+    return {
+      premium: null,
+      premium_w_credit: null,
+      ehb_premium: null,
+      pediatric_ehb_premium: null,
+      aptc_eligible_premium: null,
+      premium_unavailable: unavailableReason(plan, premium),
+      oopc: -1,
+      is_ineligible: false,
+      rate_source: plan.rateSource,
+    };
+  }
+  return {
+    premium: centsToDollars(premium.premium),
+    premium_w_credit: centsToDollars(priced.premiumWithCredit),
+    ehb_premium: centsToDollars(premium.ehbPremium),
+    pediatric_ehb_premium:
+      premium.pediatricEhbPremium === null ? null : centsToDollars(premium.pediatricEhbPremium),
+    aptc_eligible_premium: centsToDollars(premium.aptcEligiblePremium),
+    oopc: -1,
+    is_ineligible: false,
+    rate_source: plan.rateSource,
+  };
+}
+
+/** Per (plan, variant): the serialised reduced plan without its closing brace, built once. */
+const fragments = new WeakMap<PlanDetails, Map<CsrVariant, string>>();
+
+function baseFragment(details: PlanDetails, csr: CsrVariant): string {
+  let byCsr = fragments.get(details);
+  if (!byCsr) {
+    byCsr = new Map();
+    fragments.set(details, byCsr);
+  }
+  let text = byCsr.get(csr);
+  if (text === undefined) {
+    text = JSON.stringify(searchPlanBase(details, csr)).slice(0, -1);
+    byCsr.set(csr, text);
+  }
+  return text;
+}
+
+/** A search answer's plan as JSON text: the cached reduced plan, then the household's premium fields. */
+export function searchPlanJson(priced: PricedPlan): string {
+  const csr = shownVariant(priced.plan.details, priced.csr);
+  const fields = JSON.stringify(premiumFields(priced));
+  return `${baseFragment(priced.plan.details, csr)},${fields.slice(1)}`;
+}

@@ -1,0 +1,190 @@
+import type { HouseholdEligibility, SettledHousehold } from '../household/household.js';
+import type { MarketPlan } from '../market/county-market.js';
+import { centsToDollars } from '../pricing/money.js';
+import type { PlanSearchFilterInput } from '../routes/household-input.js';
+import type { PricedPlan } from './pricing.js';
+import { individualDeductible, shownVariant } from './render.js';
+
+/** Catastrophic plans are for people under 30 (45 CFR 156.155(a)(1)) or with a hardship exemption. */
+const CATASTROPHIC_AGE_LIMIT = 30;
+
+/**
+ * Whether the search shows catastrophic plans: `catastrophic_override` decides when given; else only when
+ * every member is under 30 or someone has a hardship exemption (research §3.1). With no people, shown.
+ */
+export function showCatastrophic(
+  household: SettledHousehold,
+  eligibility: HouseholdEligibility,
+  override: boolean | undefined,
+): boolean {
+  if (override !== undefined) return override;
+  if (household.members.length === 0) return true;
+  return (
+    household.members.every((m) => m.age < CATASTROPHIC_AGE_LIMIT) ||
+    eligibility.people.some((p) => p.inCoverageGap)
+  );
+}
+
+/** The plans a search starts from: division (medical by default), catastrophic visibility, suppressions. */
+export function candidates(
+  plans: readonly MarketPlan[],
+  filter: PlanSearchFilterInput | undefined,
+  catastrophic: boolean,
+  suppressed: readonly string[] | undefined,
+): MarketPlan[] {
+  const dental = filter?.division === 'Dental';
+  const hidden = new Set(suppressed ?? []);
+  return plans.filter((p) => p.dental === dental && (catastrophic || !p.catastrophic) && !hidden.has(p.id));
+}
+
+/** A priced plan with the figures filters and sorts use (dollars; null where unknown). */
+export interface SearchRow {
+  priced: PricedPlan;
+  premiumWithCredit: number | null;
+  deductible: number | null;
+}
+
+export function toRow(priced: PricedPlan): SearchRow {
+  const csr = shownVariant(priced.plan.details, priced.csr);
+  return {
+    priced,
+    premiumWithCredit: priced.premium.available ? centsToDollars(priced.premiumWithCredit) : null,
+    deductible: individualDeductible(priced.plan.details, csr),
+  };
+}
+
+const lower = (s: string) => s.trim().toLowerCase();
+
+function within(value: number | null, range: { min?: number; max?: number } | undefined): boolean {
+  if (!range) return true;
+  if (value === null) return false;
+  return (range.min === undefined || value >= range.min) && (range.max === undefined || value <= range.max);
+}
+
+/**
+ * PlanSearchFilter: every given criterion must hold. Premium criteria are on `premium_w_credit`; a plan
+ * without a premium for the household fails them. `issuers` matches issuer names (case-insensitive) or
+ * 5-digit issuer ids. `simple_choice`: no file we load marks simple-choice plans, so `true` matches none.
+ */
+export function matches(row: SearchRow, filter: PlanSearchFilterInput | undefined): boolean {
+  if (!filter) return true;
+  const plan = row.priced.plan;
+  const metals: string[] = [
+    ...(filter.metal_levels ?? []),
+    ...(filter.metal_level ? [filter.metal_level] : []),
+  ];
+  if (metals.length > 0 && !metals.includes(plan.metalLevel)) return false;
+  const types: string[] = [...(filter.types ?? []), ...(filter.type ? [filter.type] : [])];
+  if (types.length > 0 && !types.includes(plan.type)) return false;
+  if (filter.design_types?.length && !(filter.design_types as string[]).includes(plan.designType))
+    return false;
+  if (filter.metal_design_types?.length) {
+    const ok = filter.metal_design_types.some(
+      (m) => m.metal_level === plan.metalLevel && (m.design_types as string[]).includes(plan.designType),
+    );
+    if (!ok) return false;
+  }
+  const issuers = [...(filter.issuers ?? []), ...(filter.issuer ? [filter.issuer] : [])].map(lower);
+  if (issuers.length > 0 && !issuers.includes(lower(plan.issuerName)) && !issuers.includes(plan.issuerId)) {
+    return false;
+  }
+  if (filter.hsa !== undefined && plan.hsaEligible !== filter.hsa) return false;
+  if (filter.premium !== undefined && !within(row.premiumWithCredit, { max: filter.premium })) return false;
+  if (!within(row.premiumWithCredit, filter.premium_range)) return false;
+  if (filter.deductible !== undefined && !within(row.deductible, { max: filter.deductible })) return false;
+  if (!within(row.deductible, filter.deductible_range)) return false;
+  if (filter.quality_rating !== undefined && plan.qualityRating < filter.quality_rating) return false;
+  if (filter.disease_mgmt_programs?.length) {
+    const offered = new Set(plan.details.disease_mgmt_programs);
+    if (!filter.disease_mgmt_programs.every((d) => offered.has(d))) return false;
+  }
+  if (filter.simple_choice === true) return false;
+  return true;
+}
+
+export interface Facet {
+  value: string;
+  count: number;
+}
+
+/** Counts over the whole filtered result, per metal level, plan type, issuer and design type. */
+export function facetGroups(rows: readonly SearchRow[]): { name: string; facets: Facet[] }[] {
+  const group = (name: string, valueOf: (p: MarketPlan) => string) => {
+    const counts = new Map<string, number>();
+    for (const row of rows) {
+      const value = valueOf(row.priced.plan);
+      counts.set(value, (counts.get(value) ?? 0) + 1);
+    }
+    const facets = [...counts].map(([value, count]) => ({ value, count }));
+    facets.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1));
+    return { name, facets };
+  };
+  return [
+    group('metal_level', (p) => p.metalLevel),
+    group('type', (p) => p.type),
+    group('issuer', (p) => p.issuerName),
+    group('design_type', (p) => p.designType),
+  ];
+}
+
+function minMax(values: (number | null)[]): { min: number; max: number } | null {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (v === null) continue;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return min === Infinity ? null : { min, max };
+}
+
+/** `ranges` over the whole result: premiums from `premium_w_credit` (research §1.3), deductibles. */
+export function ranges(rows: readonly SearchRow[]) {
+  return {
+    premiums: minMax(rows.map((r) => r.premiumWithCredit)) ?? { min: 0, max: 0 },
+    deductibles: minMax(rows.map((r) => r.deductible)) ?? { min: 0, max: 0 },
+  };
+}
+
+export type SortKey = 'premium' | 'deductible' | 'oopc' | 'total_costs' | 'quality_rating';
+
+/**
+ * Sort keys: `premium` = premium after credit; `deductible` = the individual in-network deductible of the
+ * variant shown; `total_costs` = 12 × premium after credit + that deductible (our estimate: the CMS OOPC
+ * model is not public); `oopc` is -1 for every plan, so it orders by plan id; `quality_rating` = overall
+ * rating. Unknown figures sort last in either order; ties by premium, then plan id.
+ */
+export function sortRows(
+  rows: SearchRow[],
+  sort: SortKey | undefined,
+  order: 'asc' | 'desc' | undefined,
+): void {
+  const key = (row: SearchRow): number | null => {
+    switch (sort ?? 'premium') {
+      case 'premium':
+        return row.premiumWithCredit;
+      case 'deductible':
+        return row.deductible;
+      case 'total_costs':
+        return row.premiumWithCredit === null ? null : row.premiumWithCredit * 12 + (row.deductible ?? 0);
+      case 'quality_rating':
+        return row.priced.plan.qualityRating;
+      case 'oopc':
+        return 0;
+    }
+  };
+  const direction = order === 'desc' ? -1 : 1;
+  const keyed = rows.map((row) => ({ row, k: key(row) }));
+  keyed.sort((a, b) => {
+    if (a.k !== b.k) {
+      if (a.k === null) return 1;
+      if (b.k === null) return -1;
+      return (a.k - b.k) * direction;
+    }
+    const pa = a.row.premiumWithCredit ?? Infinity;
+    const pb = b.row.premiumWithCredit ?? Infinity;
+    if (pa !== pb) return pa - pb;
+    return a.row.priced.plan.id < b.row.priced.plan.id ? -1 : 1;
+  });
+  keyed.forEach((k, i) => (rows[i] = k.row));
+}
