@@ -201,3 +201,68 @@ export async function getLoad(
   });
   return { ...outcome, failures: recorder.failures, samples: recorder.samples, malformed };
 }
+
+/** A POST of a JSON body, and what its 200 body must hold. */
+export interface PostTarget {
+  path: string;
+  body: string;
+  check(body: string): boolean;
+}
+
+/** What a POST load measured beyond `LoadResult`: the server's own time per 200 answer (Server-Timing). */
+export interface PostLoadResult extends LoadResult {
+  /** `server-timing: app;dur=…` of each 200 answer (onRequest to onSend), ms. */
+  serverMs: number[];
+  /** `server-timing: search;dur=…` of each 200 answer (the route's own work), ms. */
+  routeMs: number[];
+}
+
+const SERVER_TIMING = /app;dur=([0-9.]+)/;
+const ROUTE_TIMING = /search;dur=([0-9.]+)/;
+
+/** JSON POSTs for `durationSeconds`, the connections cycling through `targets` like `getLoad`. */
+export async function postLoad(
+  base: string,
+  targets: PostTarget[],
+  connections: number,
+  durationSeconds: number,
+): Promise<PostLoadResult> {
+  const recorder = failureRecorder();
+  const serverMs: number[] = [];
+  const routeMs: number[] = [];
+  let malformed = 0;
+  let next = 0;
+  const request = (): RequestSpec => {
+    let current = targets[0]!;
+    return {
+      setupRequest: (req) => {
+        current = targets[next++ % targets.length]!;
+        return {
+          ...req,
+          method: 'POST',
+          path: current.path,
+          headers: { 'content-type': 'application/json' },
+          body: current.body,
+        };
+      },
+      onResponse: (status, body, _context, headers) => {
+        if (status !== 200) return recorder.record(status, body);
+        if (!current.check(body)) malformed += 1;
+        const header = String(headers['server-timing'] ?? '');
+        const app = SERVER_TIMING.exec(header);
+        if (app) serverMs.push(Number(app[1]));
+        const route = ROUTE_TIMING.exec(header);
+        if (route) routeMs.push(Number(route[1]));
+      },
+    };
+  };
+  const outcome = await run({
+    url: base,
+    connections,
+    duration: durationSeconds,
+    pipelining: 1,
+    requests: [{ method: 'POST', path: targets[0]!.path }],
+    setupClient: (client) => client.setRequests([request()]),
+  });
+  return { ...outcome, failures: recorder.failures, samples: recorder.samples, malformed, serverMs, routeMs };
+}

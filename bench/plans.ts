@@ -4,20 +4,29 @@
  * process. Reads the real files from ../shared/data. `npm run bench:plans -- --help` for the options.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { cpus } from 'node:os';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect } from '../src/storage/connect.js';
 import { getLoad, type LoadResult } from './load.js';
+import {
+  searchBench,
+  writeGeneratedRates,
+  SEARCH_PLACE,
+  SEARCH_YEAR,
+  type SearchFigures,
+} from './plan-search.js';
 import { createDatabase, runCli, startServer, type BenchDatabase, type DatabaseKind } from './server.js';
 
 const HELP = `Usage: npm run bench:plans -- [options]
 
 Loads the real public files of ../shared/data into a fresh database with \`openenroll ingest\` (timing the
 PY2025 Plan Attributes PUF load), starts \`openenroll serve\`, creates an API key with \`openenroll keys
-create\`, and loads GET /api/v1/counties/by/zip/{zip} (every ZIP of the HUD file in turn) and GET
-/api/v1/plans/{id}?year=2025 (every PY2025 plan in turn) with autocannon.
+create\`, and loads GET /api/v1/counties/by/zip/{zip} (every ZIP of the HUD file in turn), GET
+/api/v1/plans/{id}?year=2025 (every PY2025 plan in turn) and POST /api/v1/plans/search (households of four
+in Dallas County, TX, priced with APTC from rates generated for the benchmark in the Rate PUF layout) with
+autocannon, and times JSON.stringify of the search answer in the same run.
 
 Options:
   --db <sqlite|postgres|both>   database(s) (default: sqlite)
@@ -38,6 +47,11 @@ const FILES = {
   zip: `${DATA}/geo/ZIP_COUNTY_032023.csv`,
   planAttributes: `${DATA}/marketplace_puf/2025/plan-attributes-puf.zip`,
   serviceAreas: `${DATA}/marketplace_puf/2025/service-area-puf.csv`,
+  ratingAreas: [
+    `${DATA}/premiums/policyengine_derived/county_rating_area_2025_policyengine.csv`,
+    `${DATA}/premiums/policyengine_derived/ca_los_angeles_zip3_rating_area.csv`,
+  ],
+  medicaid: `${DATA}/medicaid/medicaid_chip_income_limits_pct_fpl.csv`,
 };
 
 interface Figures {
@@ -45,6 +59,7 @@ interface Figures {
   ingestSeconds: number;
   ingestRows: string;
   lookups: { name: string; load: LoadResult }[];
+  search: SearchFigures;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -95,6 +110,13 @@ async function runOn(kind: DatabaseKind, options: { duration: number; connection
     await timedIngest(database, 'zip-county', [FILES.zip]);
     const pa = await timedIngest(database, 'plan-attributes', [FILES.planAttributes]);
     await timedIngest(database, 'service-areas', [FILES.serviceAreas]);
+    await timedIngest(database, 'rating-areas', FILES.ratingAreas, SEARCH_YEAR);
+    await timedIngest(database, 'medicaid', [FILES.medicaid]);
+    const dir = mkdtempSync(join(tmpdir(), 'bench-rates-'));
+    const rates = await writeGeneratedRates(database, dir);
+    await timedIngest(database, 'rates', [rates.file], SEARCH_YEAR);
+    rmSync(dir, { recursive: true, force: true });
+    console.log(`${kind}: generated rates for ${rates.plans} TX plans in rating area ${rates.area}`);
     console.log(
       `${kind}: plan-attributes ${pa.summary.read} rows read, ${pa.summary.stored} stored in ${pa.seconds.toFixed(2)} s`,
     );
@@ -137,11 +159,13 @@ async function runOn(kind: DatabaseKind, options: { duration: number; connection
           load: await getLoad(server.url, '', planTargets, options.connections, options.duration),
         },
       ];
+      const search = await searchBench(server.url, key.key, options.connections, options.duration);
       return {
         database: database.label,
         ingestSeconds: pa.seconds,
         ingestRows: `${pa.summary.read} rows → ${pa.summary.stored} stored`,
         lookups,
+        search,
       } satisfies Figures;
     } finally {
       await server.close();
@@ -169,6 +193,22 @@ function markdown(figures: Figures[], command: string): string {
         `| ${f.database} | ${f.ingestSeconds.toFixed(2)} s (${f.ingestRows}) | ${name} | ${(load.latencies.length / load.activeSeconds).toFixed(0)} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${errors} | ${load.malformed} |`,
       );
     }
+  }
+  lines.push(
+    '',
+    `POST /api/v1/plans/search, ${SEARCH_YEAR}, Dallas County TX (${SEARCH_PLACE.countyfips}, ZIP ${SEARCH_PLACE.zipcode}): real PY2025 Plan Attributes and Service Area PUFs, rates GENERATED in the Rate PUF layout for the benchmark (no real PY2025 Rate PUF is available); four households of four (two adults, two children, about 225 % FPL: every plan priced with APTC, CSR 73 % variants), cycled. Server time = the median of the answers' Server-Timing; JSON.stringify = mean time to serialise one parsed answer, same process, same run.`,
+    '',
+    '| Database | Plans in county | Body (bytes) | Req/s | p50 (ms) | p99 (ms) | Server time p50 (ms) | JSON.stringify (ms) | Ratio | Errors | Malformed |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const f of figures) {
+    const { load } = f.search;
+    const sorted = [...load.latencies].sort((a, b) => a - b);
+    const errors =
+      Object.values(load.failures).reduce((a, b) => a + b, 0) + load.result.errors + load.result.timeouts;
+    lines.push(
+      `| ${f.database} | ${f.search.plans} | ${f.search.bodyBytes} | ${(load.latencies.length / load.activeSeconds).toFixed(0)} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${f.search.serverMedianMs.toFixed(3)} | ${f.search.stringifyMs.toFixed(3)} | ${(f.search.serverMedianMs / f.search.stringifyMs).toFixed(2)} | ${errors} | ${load.malformed} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -1,8 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
-import { landscapeCurve, derivedAgePremium } from '../pricing/landscape-derivation.js';
+import {
+  derivedAgePremium,
+  landscapeCurve,
+  publishedPrecision,
+  reconstructedAge21,
+} from '../pricing/landscape-derivation.js';
 import { FAMILY_OPTION_AGE_KEY } from '../pricing/family-tier.js';
 import type { RateLookup, RateRow } from '../pricing/premium.js';
+import type { AgeRule } from '../pricing/age.js';
+import { mergeBusinessRules, type BusinessRule } from '../store/business-rules.js';
 import type { PlanDetails } from '../store/plan-details.js';
 
 /**
@@ -42,6 +49,13 @@ export interface MarketPlan {
   qualityRating: number;
   /** Months tobacco-free before a person is rated as a non-user (Business Rules PUF), when known. */
   tobaccoLookback: number | null;
+  /** The issuer's `AgeDeterminationRule` (Business Rules PUF); the effective date when not stated. */
+  ageRule: AgeRule;
+  /**
+   * The issuer's `CohabitationRule`: whether a dependant of this relationship must live with the
+   * subscriber (Business Rules PUF); undefined when the data has no rule for the plan.
+   */
+  cohabitationRequired?: (relationship: string | null | undefined) => boolean;
   rateSource: RateSource;
   /** The plan's rates on a coverage effective date; undefined when it has none in force that day. */
   ratesOn(effectiveDate: string): RateLookup | undefined;
@@ -94,16 +108,38 @@ function ageOfKey(ageKey: string): number | undefined {
   return /^\d{1,2}$/.test(ageKey) ? Number(ageKey) : undefined;
 }
 
+/** Landscape premium keys that price one age band exactly (pre-2018 bands: `child` is 0–20). */
+const PUBLISHED_AGES: Readonly<Record<string, number>> = {
+  child: 0,
+  adult_21: 21,
+  adult_27: 27,
+  adult_30: 30,
+  adult_40: 40,
+  adult_50: 50,
+  adult_60: 60,
+};
+
 /**
- * Rates DERIVED from a QHP Landscape row (2014–2017): the age-21 premium it publishes × the federal default
- * age curve of the year (pricing/landscape-derivation.ts says why that holds for those files). The files
- * publish premiums of non-tobacco users only, so a tobacco user has no rate from them (`undefined`): the
- * answer says the plan has no rate for that household rather than inventing a surcharge.
+ * Rates from a QHP Landscape row (2014–2017). An age the file publishes (child, 21, 27, 30, 40, 50, 60) is
+ * quoted as published; any other age is DERIVED: the row's base rate × the federal default age curve of
+ * the year (pricing/landscape-derivation.ts says why that holds for those files). The base is the age-21
+ * premium reconstructed from all the row's published columns (`reconstructedAge21`), which reproduces
+ * every published cell within rounding, where the published age-21 figure alone is a step off in a few
+ * issuers' rows. The files publish premiums of non-tobacco users only, so a tobacco user has no rate
+ * from them (`undefined`): the answer says the plan has no rate for that household rather than
+ * inventing a surcharge.
  */
 function landscapeRates(year: number, premiums: Record<string, number>): RateLookup | undefined {
   const curve = landscapeCurve(year);
-  const age21 = premiums.adult_21;
-  if (!curve || age21 === undefined) return undefined;
+  if (!curve) return undefined;
+  const published = new Map<number, number>();
+  for (const [key, age] of Object.entries(PUBLISHED_AGES)) {
+    const cents = premiums[key];
+    if (cents !== undefined) published.set(age, cents);
+  }
+  if (!published.has(21)) return undefined;
+  const columns = [...published].map(([age, cents]) => [age, cents] as const);
+  const base = reconstructedAge21(columns, curve, publishedPrecision(published.values()));
   const cache = new Map<string, RateRow | undefined>();
   return (ageKey, tobacco) => {
     if (tobacco || ageKey === FAMILY_OPTION_AGE_KEY) return undefined;
@@ -112,10 +148,22 @@ function landscapeRates(year: number, premiums: Record<string, number>): RateLoo
     const row =
       age === undefined
         ? undefined
-        : { individualRate: derivedAgePremium(age21, age, curve), tobaccoRate: null };
+        : { individualRate: published.get(age) ?? derivedAgePremium(base, age, curve), tobaccoRate: null };
     cache.set(ageKey, row);
     return row;
   };
+}
+
+/**
+ * The Business Rules PUF's age and cohabitation rules of a plan. `AgeDeterminationRule` "Age on January 1st
+ * of the effective date year" rates by age on 1 January; "Age on effective date" and anything else
+ * (2 of 1,686 PY2014 rows say "age on insurance date", which we do not model) by age on the effective date.
+ */
+function issuerRules(rule: BusinessRule): Pick<MarketPlan, 'ageRule' | 'cohabitationRequired'> {
+  const ageRule: AgeRule = rule.ageRule && /january\s*1/i.test(rule.ageRule) ? 'january-1' : 'effective-date';
+  if (rule.cohabitation.length === 0) return { ageRule };
+  const required = new Map(rule.cohabitation.map((c) => [c.relationship, c.cohabitation_required]));
+  return { ageRule, cohabitationRequired: (relationship) => required.get(relationship ?? '') ?? false };
 }
 
 /** Whether a partial county's ZIP list (`"49070,49311"`) names the ZIP. */
@@ -172,6 +220,37 @@ export function createCountyMarketReader(
       .map((p) => p.plan_id);
   }
 
+  /**
+   * The landscape lists the county, but only in other rating areas than the place's: the 2014 files give
+   * each county one area, while the year's rating-area table places some of its ZIPs in another (Idaho
+   * 2014 was rated by 3-digit ZIP: Melba, 836xx in Ada County, is area 5; the file lists Ada in area 6
+   * only). The plans are sold in the county, and a plan's premium depends on its rating area, not its
+   * county (45 CFR 147.102(a)(1)(ii)): every landscape file lists one premium set per plan and area, so the
+   * plan's row of the place's area in any other county is its rate here. Fills `landscape` with those
+   * and returns the county's plans that have no row in the area anywhere (listed, without a rate).
+   */
+  async function ratesFromOtherCounties(
+    year: number,
+    countyRows: readonly { plan_id: string }[],
+    ratingArea: number,
+    landscape: Map<string, Record<string, number>>,
+  ): Promise<string[]> {
+    const planIds = [...new Set(countyRows.map((r) => r.plan_id))];
+    const rows = await db
+      .selectFrom('plan_counties')
+      .select(['plan_id', 'premiums'])
+      .where('year', '=', year)
+      .where('plan_id', 'in', planIds)
+      .where('rating_area', '=', ratingArea)
+      .execute();
+    for (const row of rows) {
+      if (!landscape.has(row.plan_id)) {
+        landscape.set(row.plan_id, JSON.parse(row.premiums) as Record<string, number>);
+      }
+    }
+    return planIds.filter((id) => !landscape.has(id));
+  }
+
   return {
     async read(year: number, place: Place, ratingArea: number, market: MarketKind): Promise<CountyMarket> {
       const markets = marketsOf(market);
@@ -190,9 +269,14 @@ export function createCountyMarketReader(
           .filter((r) => Number(r.rating_area) === ratingArea)
           .map((r) => [r.plan_id, JSON.parse(r.premiums) as Record<string, number>]),
       );
-      const ids = [...new Set([...pufIds, ...landscape.keys()])];
+      const unrated =
+        landscape.size === 0 && landscapeRows.length > 0
+          ? await ratesFromOtherCounties(year, landscapeRows, ratingArea, landscape)
+          : [];
+      const ids = [...new Set([...pufIds, ...landscape.keys(), ...unrated])];
       if (ids.length === 0) return { year, place, ratingArea, plans: [] };
-      const [found, rateRows, planRows] = await Promise.all([
+      const issuerIds = [...new Set(ids.map((id) => id.slice(0, 5)))];
+      const [found, rateRows, planRows, ruleRows] = await Promise.all([
         details.findManyPlanDetails(year, ids),
         pufIds.length === 0
           ? []
@@ -217,7 +301,17 @@ export function createCountyMarketReader(
           .where('year', '=', year)
           .where('plan_id', 'in', ids)
           .execute(),
+        db
+          .selectFrom('business_rules')
+          .select(['issuer_id', 'scope_id', 'detail'])
+          .where('year', '=', year)
+          .where('issuer_id', 'in', issuerIds)
+          .execute(),
       ]);
+      const rulesOf = (planId: string) => {
+        const scopes = new Set([planId, planId.slice(0, 10), planId.slice(0, 5)]);
+        return mergeBusinessRules(ruleRows.filter((r) => scopes.has(r.scope_id)));
+      };
       const ratesOf = new Map<string, PufRate[]>();
       for (const row of rateRows) {
         const list = ratesOf.get(row.plan_id);
@@ -259,6 +353,7 @@ export function createCountyMarketReader(
           ehbShare: row.ehb_pct === null ? null : Number(row.ehb_pct),
           qualityRating: d.quality_rating.global_rating,
           tobaccoLookback: d.tobacco_lookback ?? null,
+          ...issuerRules(rulesOf(id)),
           rateSource,
           ratesOn,
           details: d,

@@ -122,26 +122,68 @@ function applyThreeChildRule(members: readonly PricedMember[], statuses: MemberS
  * A missing rate makes the result unavailable, naming the member — never an invented rate.
  */
 export function householdPremium(members: readonly PricedMember[], plan: PlanRating): HouseholdPremium {
+  if (plan.familyTierState) {
+    const statuses = members.map((member, index) => statusBeforeChildRule(member, index, plan));
+    return tierHouseholdPremium(members, statuses, plan, plan.familyTierState);
+  }
+  return ratedPremium(rateHousehold(members, plan.planYear, plan.cohabitationRequired), plan);
+}
+
+/**
+ * The plan-independent half of age rating: who is rated (MEC, cohabitation, the three-child rule) and at
+ * which Rate PUF age band. Plans of one year that share the issuer rules give the same answer, so a search
+ * prepares it once and prices every plan with `ratedPremium`.
+ */
+export interface RatedHousehold {
+  members: readonly PricedMember[];
+  statuses: readonly MemberStatus[];
+  ageKeys: readonly string[];
+}
+
+export function rateHousehold(
+  members: readonly PricedMember[],
+  planYear: number,
+  cohabitationRequired?: PlanRating['cohabitationRequired'],
+): RatedHousehold {
+  const plan = { cohabitationRequired } as PlanRating;
   const statuses = members.map((member, index) => statusBeforeChildRule(member, index, plan));
-  if (plan.familyTierState) return tierHouseholdPremium(members, statuses, plan, plan.familyTierState);
   applyThreeChildRule(members, statuses);
+  return { members, statuses, ageKeys: members.map((m) => rateAgeKey(m.age, planYear)) };
+}
+
+/**
+ * An age-rated plan's premium for a prepared household (`householdPremium` without family tiers). Without
+ * `memberDetail` the result's `members` is empty: the sums are the same, with less to allocate per plan.
+ */
+export function ratedPremium(
+  household: RatedHousehold,
+  plan: PlanRating,
+  memberDetail = true,
+): HouseholdPremium {
+  const { members, statuses, ageKeys } = household;
   const priced: MemberPremium[] = [];
-  const missing: MissingRate[] = [];
-  members.forEach((member, index) => {
-    const ageKey = rateAgeKey(member.age, plan.planYear);
+  let missing: MissingRate[] | undefined;
+  let total = 0;
+  let eligible = 0;
+  for (let index = 0; index < members.length; index += 1) {
+    const member = members[index]!;
+    const ageKey = ageKeys[index]!;
     const status = statuses[index]!;
     let premium = 0;
     if (status === 'rated') {
       const row = plan.rates(ageKey, member.tobacco);
-      if (!row) missing.push({ index, ageKey, tobacco: member.tobacco, reason: 'no-rate-row' });
+      if (!row) (missing ??= []).push({ index, ageKey, tobacco: member.tobacco, reason: 'no-rate-row' });
       else premium = member.tobacco && row.tobaccoRate !== null ? row.tobaccoRate : row.individualRate;
     }
-    priced.push({ index, ageKey, tobacco: member.tobacco, status, premium });
-  });
-  if (missing.length > 0) return { available: false, missing };
-  const total = sum(priced.map((m) => m.premium));
-  const eligible = sum(priced.filter((m) => members[m.index]!.aptcEligible).map((m) => m.premium));
-  return withEhb(total, eligible, priced, members, plan);
+    total += premium;
+    if (member.aptcEligible) eligible += premium;
+    if (memberDetail || status === 'rated')
+      priced.push({ index, ageKey, tobacco: member.tobacco, status, premium });
+  }
+  if (missing) return { available: false, missing };
+  const result = withEhb(total, eligible, priced, members, plan);
+  if (!memberDetail && result.available) result.members = [];
+  return result;
 }
 
 function tierHouseholdPremium(

@@ -5,7 +5,7 @@ import { planError } from '../errors.js';
 import type { Member, SettledHousehold } from '../household/household.js';
 import type { MarketPlan } from '../market/county-market.js';
 import { centsToDollars, dollarsToCents, mulRatio } from '../pricing/money.js';
-import { benchmarkPlan, membersFor, pricePlan, type RankedPlan } from '../search/pricing.js';
+import { benchmarkPlan, HouseholdPricer, type RankedPlan } from '../search/pricing.js';
 import { REQUIRED_CONTRIBUTION } from '../tables/tax-credit.js';
 import { EstimateRequest, HOUSEHOLD_FIXES, IchraRequest } from './household-input.js';
 import { YearQuery } from './input-schemas.js';
@@ -55,13 +55,9 @@ function lowestByPremium(
   const candidates = market.plans.filter(
     (p: MarketPlan) => p.metalLevel === metal && !p.dental && p.market === 'Individual',
   );
+  const pricer = new HouseholdPricer(year, household, members, () => true);
   for (const plan of candidates) {
-    const priced = pricePlan(
-      plan,
-      year,
-      household.effectiveDate,
-      membersFor(plan, household, members, () => true),
-    );
+    const priced = pricer.price(plan);
     if (priced.available) ranked.push({ plan, amount: priced.premium });
   }
   ranked.sort((a, b) => a.amount - b.amount || (a.plan.id < b.plan.id ? -1 : 1));

@@ -114,6 +114,7 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
       },
     },
     async (request, reply) => {
+      const started = performance.now();
       refuseInvalidInput(request, 'plan search', HOUSEHOLD_FIXES);
       const body = request.body;
       const context = await pricedContext(deps, request, body);
@@ -129,6 +130,8 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
       });
       // Already JSON text: fastify sends a string with a JSON content type as it is (render.ts).
       const text = `{"plans":[${page.join(',')}],${rest.slice(1)}`;
+      // The search's own time, from the validated request to the answer's text (the app's total follows).
+      void reply.header('server-timing', `search;dur=${(performance.now() - started).toFixed(3)}`);
       return reply
         .type('application/json; charset=utf-8')
         .send(text as unknown as Static<typeof SearchResponse>);

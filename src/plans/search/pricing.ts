@@ -4,19 +4,33 @@ import type { HouseholdEligibility, Member, SettledHousehold } from '../househol
 import type { MarketPlan } from '../market/county-market.js';
 import type { TierState } from '../pricing/family-tier.js';
 import type { Cents } from '../pricing/money.js';
-import { householdPremium, type HouseholdPremium, type PricedMember } from '../pricing/premium.js';
+import {
+  householdPremium,
+  rateHousehold,
+  ratedPremium,
+  type HouseholdPremium,
+  type PricedMember,
+  type RatedHousehold,
+} from '../pricing/premium.js';
+import { ratingAge, type AgeRule } from '../pricing/age.js';
 import { FEDERAL_MAX_TOBACCO_LOOKBACK_MONTHS, ratedAsTobaccoUser } from '../pricing/tobacco.js';
 import type { CsrVariant } from '../store/plan-detail.js';
 
 const TIER_STATES = new Set<string>(['NY', 'VT']);
 
+/** `premium_unavailable` when the request names nobody: a sum over no one is no premium of $0. */
+const NO_HOUSEHOLD = 'no household: give household.people (an age or dob each) to price the plan';
+
 /** Why a plan has no premium for the household, in words (the answer's `premium_unavailable`). */
 export function unavailableReason(
   plan: MarketPlan,
   premium: HouseholdPremium & { available: false },
+  effectiveDate: string,
 ): string {
   if (plan.rateSource === 'none') return 'no rates are loaded for this plan in the rating area';
-  const first = premium.missing[0]!;
+  const first = premium.missing[0];
+  // No member's row is missing: the plan has no rates in force that day (`ratesOn`).
+  if (!first) return `no rate of this plan is in force on the effective date ${effectiveDate}`;
   const who = `household.people[${first.index}]`;
   if (plan.rateSource === 'landscape' && first.tobacco) {
     return `${who} is rated as a tobacco user and the QHP Landscape file publishes non-tobacco premiums only`;
@@ -29,57 +43,111 @@ export function unavailableReason(
 export interface PricingOptions {
   /** Rate everyone as a non-user (the benchmark ignores the tobacco surcharge, 26 CFR 1.36B-3(e)). */
   ignoreTobacco?: boolean;
+  /** Keep each member's premium in the result (`members`); searches need only the sums. */
+  memberDetail?: boolean;
+}
+
+/** Age on 1 January of the effective date's year; a child born since then is 0 (not yet born on 1 January). */
+function ageOnJanuary1(member: Member, effectiveDate: string): number {
+  try {
+    return ratingAge(member.input, effectiveDate, 'january-1');
+  } catch {
+    return 0;
+  }
 }
 
 /**
- * The household's members as one plan rates them: tobacco use by the plan's look-back (Business Rules PUF,
- * else the federal 6 months) — or, for the plan a person is enrolled in (`current_enrollment`), the tobacco
- * status they enrolled with (CMS Marketplace API, POST /plans/{plan_id}).
+ * The household's members as each plan rates them, and their premium for each plan. Tobacco use follows
+ * the plan's look-back (Business Rules PUF, else the federal 6 months) — or, for the plan a person is
+ * enrolled in (`current_enrollment`), the tobacco status they enrolled with (CMS Marketplace API, POST
+ * /plans/{plan_id}). Everything that does not depend on the plan (ages, bands, who is rated under the
+ * three-child rule) is settled once per distinct tobacco status and reused for every plan of a search.
  */
-export function membersFor(
-  plan: MarketPlan,
-  household: SettledHousehold,
-  members: readonly Member[],
-  aptcEligible: (member: Member) => boolean,
-  options: PricingOptions = {},
-): PricedMember[] {
-  const lookback = plan.tobaccoLookback ?? FEDERAL_MAX_TOBACCO_LOOKBACK_MONTHS;
-  return members.map((m) => {
-    const current = m.input.current_enrollment;
-    const tobacco = options.ignoreTobacco
-      ? false
-      : current && current.plan_id === plan.id && current.uses_tobacco !== undefined
-        ? current.uses_tobacco
-        : ratedAsTobaccoUser(m.input, household.effectiveDate, lookback);
-    return {
-      age: m.age,
-      tobacco,
+export class HouseholdPricer {
+  private readonly byRules = new Map<string, PricedMember[]>();
+  private readonly rated = new Map<PricedMember[], RatedHousehold>();
+
+  constructor(
+    private readonly year: number,
+    private readonly household: SettledHousehold,
+    private readonly members: readonly Member[],
+    private readonly aptcEligible: (member: Member) => boolean,
+    private readonly options: PricingOptions = {},
+  ) {
+    this.enrolledIn = new Set(
+      members.flatMap((m) => (m.input.current_enrollment ? [m.input.current_enrollment.plan_id] : [])),
+    );
+  }
+
+  private build(tobaccoOf: (m: Member) => boolean, ageRule: AgeRule): PricedMember[] {
+    const date = this.household.effectiveDate;
+    return this.members.map((m) => ({
+      // `age` as given wins; a `dob` is read on the date the issuer's rule names (pricing/age.ts).
+      age: ageRule === 'effective-date' ? m.age : ageOnJanuary1(m, date),
+      tobacco: this.options.ignoreTobacco ? false : tobaccoOf(m),
       hasMec: m.input.has_mec ?? false,
       doesNotCohabitate: m.input.does_not_cohabitate ?? false,
-      aptcEligible: aptcEligible(m),
+      aptcEligible: this.aptcEligible(m),
       relationship: m.input.relationship ?? (m.index === 0 ? 'Self' : null),
-    };
-  });
-}
+    }));
+  }
 
-/** One plan's premium for priced members, or unavailable (no rates for the date, or a missing row). */
-export function pricePlan(
-  plan: MarketPlan,
-  year: number,
-  effectiveDate: string,
-  members: PricedMember[],
-): HouseholdPremium {
-  const rates = plan.ratesOn(effectiveDate);
-  if (!rates) return { available: false, missing: [] };
-  const state = plan.id.slice(5, 7);
-  return householdPremium(members, {
-    planYear: year,
-    rates,
-    // Landscape files of 2014–2015 publish no EHB share: the whole premium counts (see README).
-    ehbShare: plan.ehbShare ?? 1,
-    catastrophic: plan.catastrophic,
-    familyTierState: plan.rateSource === 'rate-puf' && TIER_STATES.has(state) ? (state as TierState) : null,
-  });
+  /** Plans someone is enrolled in (`current_enrollment`): priced with that person's enrolment status. */
+  private readonly enrolledIn: Set<string>;
+
+  /** The members as `plan` rates them. */
+  membersFor(plan: MarketPlan): PricedMember[] {
+    const lookback = plan.tobaccoLookback ?? FEDERAL_MAX_TOBACCO_LOOKBACK_MONTHS;
+    const date = this.household.effectiveDate;
+    if (this.enrolledIn.has(plan.id)) {
+      return this.build((m) => {
+        const current = m.input.current_enrollment;
+        return current?.plan_id === plan.id && current.uses_tobacco !== undefined
+          ? current.uses_tobacco
+          : ratedAsTobaccoUser(m.input, date, lookback);
+      }, plan.ageRule);
+    }
+    const key = `${lookback}|${plan.ageRule}`;
+    let members = this.byRules.get(key);
+    if (!members) {
+      members = this.build((m) => ratedAsTobaccoUser(m.input, date, lookback), plan.ageRule);
+      this.byRules.set(key, members);
+    }
+    return members;
+  }
+
+  /** The plan's premium for the household, or unavailable (no rates in force that day, or a missing row). */
+  price(plan: MarketPlan): HouseholdPremium {
+    const rates = plan.ratesOn(this.household.effectiveDate);
+    if (!rates) return { available: false, missing: [] };
+    const members = this.membersFor(plan);
+    const state = plan.id.slice(5, 7);
+    const rating = {
+      planYear: this.year,
+      rates,
+      // Landscape files of 2014–2015 publish no EHB share: the whole premium counts (see README).
+      ehbShare: plan.ehbShare ?? 1,
+      catastrophic: plan.catastrophic,
+      familyTierState: plan.rateSource === 'rate-puf' && TIER_STATES.has(state) ? (state as TierState) : null,
+    };
+    if (rating.familyTierState) {
+      return householdPremium(members, { ...rating, cohabitationRequired: plan.cohabitationRequired });
+    }
+    // Living apart changes who is rated only under the plan's own cohabitation rule: prepared per plan.
+    if (plan.cohabitationRequired && members.some((m) => m.doesNotCohabitate)) {
+      return ratedPremium(
+        rateHousehold(members, this.year, plan.cohabitationRequired),
+        rating,
+        this.options.memberDetail ?? false,
+      );
+    }
+    let prepared = this.rated.get(members);
+    if (!prepared) {
+      prepared = rateHousehold(members, this.year);
+      this.rated.set(members, prepared);
+    }
+    return ratedPremium(prepared, rating, this.options.memberDetail ?? false);
+  }
 }
 
 /** Silver medical plans of the individual market: the plans a benchmark is chosen from. */
@@ -104,16 +172,16 @@ export function rankSilverByEhb(
   members: readonly Member[],
 ): RankedPlan[] {
   const ranked: RankedPlan[] = [];
+  // Members of the coverage family have no other MEC by definition; everyone given is rated.
+  const pricer = new HouseholdPricer(
+    year,
+    household,
+    members.map((m) => ({ ...m, input: { ...m.input, has_mec: false } })),
+    () => true,
+    { ignoreTobacco: true },
+  );
   for (const plan of benchmarkCandidates(plans)) {
-    const priced = pricePlan(
-      plan,
-      year,
-      household.effectiveDate,
-      membersFor(plan, household, members, () => true, { ignoreTobacco: true }).map((m) => ({
-        ...m,
-        hasMec: false,
-      })),
-    );
+    const priced = pricer.price(plan);
     if (priced.available) ranked.push({ plan, amount: priced.ehbPremium });
   }
   return ranked.sort((a, b) => a.amount - b.amount || (a.plan.id < b.plan.id ? -1 : 1));
@@ -139,6 +207,8 @@ export interface PricedPlan {
   premium: HouseholdPremium;
   credit: Cents;
   premiumWithCredit: Cents;
+  /** Why there is no premium (`premium_unavailable`); set exactly when `premium` is unavailable. */
+  unavailable?: string;
 }
 
 /** Prices every plan of the list for the household and applies the credit of its eligibility. */
@@ -150,15 +220,19 @@ export function priceAll(
   csrOverride: CsrOverride | undefined,
 ): PricedPlan[] {
   const eligibleOf = (m: Member) => eligibility.people[m.index]?.aptcEligible ?? false;
+  const pricer = new HouseholdPricer(year, household, household.members, eligibleOf);
+  const nobody = household.members.length === 0;
   return plans.map((plan) => {
-    const premium = pricePlan(
-      plan,
-      year,
-      household.effectiveDate,
-      membersFor(plan, household, household.members, eligibleOf),
-    );
     const csr = csrVariantForPlan(eligibility.csr, plan.metalLevel, csrOverride);
-    if (!premium.available) return { plan, csr, premium, credit: 0, premiumWithCredit: 0 };
+    if (nobody) {
+      const premium: HouseholdPremium = { available: false, missing: [] };
+      return { plan, csr, premium, credit: 0, premiumWithCredit: 0, unavailable: NO_HOUSEHOLD };
+    }
+    const premium = pricer.price(plan);
+    if (!premium.available) {
+      const unavailable = unavailableReason(plan, premium, household.effectiveDate);
+      return { plan, csr, premium, credit: 0, premiumWithCredit: 0, unavailable };
+    }
     const { credit, premiumWithCredit } = applyCredit(eligibility.aptc.aptc, {
       premium: premium.premium,
       aptcEligiblePremium: premium.aptcEligiblePremium,

@@ -1,7 +1,7 @@
 import { centsToDollars } from '../pricing/money.js';
 import type { CostLimit, CsrVariant } from '../store/plan-detail.js';
 import type { PlanDetails } from '../store/plan-details.js';
-import { unavailableReason, type PricedPlan } from './pricing.js';
+import type { PricedPlan } from './pricing.js';
 
 /**
  * How a priced plan is written. Search answers carry the CMS document's reduced plan: the "top" benefits
@@ -22,11 +22,42 @@ const TOP_BENEFITS = new Set([
 const SEARCH_TIERS = new Set(['In-Network', 'Combined In-Out of Network']);
 const STANDARD: CsrVariant = 'Exchange variant (no CSR)';
 
-/** The variant the plan shows: the household's, when the plan publishes cost sharing for it. */
-export function shownVariant(details: PlanDetails, csr: CsrVariant): CsrVariant {
+function showable(details: PlanDetails, csr: CsrVariant): CsrVariant {
   if (csr === STANDARD) return csr;
   const has = (rows: CostLimit[]) => rows.some((r) => r.csr === csr);
   return has(details.deductibles) || has(details.moops) ? csr : STANDARD;
+}
+
+/** What a search needs of a plan's variant, worked out once per county market (details are cached). */
+interface VariantFacts {
+  shown: CsrVariant;
+  deductible: number | null;
+}
+const facts = new WeakMap<PlanDetails, Map<CsrVariant, VariantFacts>>();
+
+function variantFacts(details: PlanDetails, csr: CsrVariant): VariantFacts {
+  let byCsr = facts.get(details);
+  if (!byCsr) {
+    byCsr = new Map();
+    facts.set(details, byCsr);
+  }
+  let known = byCsr.get(csr);
+  if (!known) {
+    const shown = showable(details, csr);
+    known = { shown, deductible: individualDeductible(details, shown) };
+    byCsr.set(csr, known);
+  }
+  return known;
+}
+
+/** The variant the plan shows: the household's, when the plan publishes cost sharing for it. */
+export function shownVariant(details: PlanDetails, csr: CsrVariant): CsrVariant {
+  return variantFacts(details, csr).shown;
+}
+
+/** The individual in-network deductible of the variant the plan shows for `csr`, $. */
+export function shownDeductible(details: PlanDetails, csr: CsrVariant): number | null {
+  return variantFacts(details, csr).deductible;
 }
 
 /** The plan of a search answer without premiums: the reduced details of one variant. */
@@ -78,7 +109,7 @@ export function premiumFields(priced: PricedPlan): PremiumFields {
       ehb_premium: null,
       pediatric_ehb_premium: null,
       aptc_eligible_premium: null,
-      premium_unavailable: unavailableReason(plan, premium),
+      premium_unavailable: priced.unavailable ?? 'no premium for this household',
       oopc: -1,
       is_ineligible: false,
       rate_source: plan.rateSource,

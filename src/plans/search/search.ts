@@ -3,7 +3,7 @@ import type { MarketPlan } from '../market/county-market.js';
 import { centsToDollars } from '../pricing/money.js';
 import type { PlanSearchFilterInput } from '../routes/household-input.js';
 import type { PricedPlan } from './pricing.js';
-import { individualDeductible, shownVariant } from './render.js';
+import { shownDeductible } from './render.js';
 
 /** Catastrophic plans are for people under 30 (45 CFR 156.155(a)(1)) or with a hardship exemption. */
 const CATASTROPHIC_AGE_LIMIT = 30;
@@ -45,11 +45,10 @@ export interface SearchRow {
 }
 
 export function toRow(priced: PricedPlan): SearchRow {
-  const csr = shownVariant(priced.plan.details, priced.csr);
   return {
     priced,
     premiumWithCredit: priced.premium.available ? centsToDollars(priced.premiumWithCredit) : null,
-    deductible: individualDeductible(priced.plan.details, csr),
+    deductible: shownDeductible(priced.plan.details, priced.csr),
   };
 }
 

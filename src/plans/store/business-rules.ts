@@ -6,6 +6,10 @@ export interface BusinessRule {
   dependentMaxAge: number | null;
   /** Months without tobacco before a person is rated as a non-user (`Plan.tobacco_lookback`), when stated. */
   tobaccoFreeMonths: number | null;
+  /** `AgeDeterminationRule` as the PUF writes it ("Age on effective date", …), when stated. */
+  ageRule: string | null;
+  /** `CohabitationRule`: per relationship, whether the dependant must live with the subscriber. */
+  cohabitation: { relationship: string; cohabitation_required: boolean }[];
 }
 
 const numberOrNull = (value: unknown) => (typeof value === 'number' ? value : null);
@@ -17,6 +21,10 @@ export function readBusinessRule(detail: string): BusinessRule {
     eligibleDependents: Array.isArray(list) ? list.filter((r): r is string => typeof r === 'string') : [],
     dependentMaxAge: numberOrNull(parsed?.dependent_max_age),
     tobaccoFreeMonths: numberOrNull(parsed?.minimum_tobacco_free_months),
+    ageRule: typeof parsed?.age_determination_rule === 'string' ? parsed.age_determination_rule : null,
+    cohabitation: Array.isArray(parsed?.dependent_relationships)
+      ? (parsed.dependent_relationships as BusinessRule['cohabitation'])
+      : [],
   };
 }
 
@@ -33,5 +41,7 @@ export function mergeBusinessRules(rows: { scope_id: string; detail: string }[])
     eligibleDependents: rules.find((r) => r.eligibleDependents.length > 0)?.eligibleDependents ?? [],
     dependentMaxAge: rules.find((r) => r.dependentMaxAge !== null)?.dependentMaxAge ?? null,
     tobaccoFreeMonths: rules.find((r) => r.tobaccoFreeMonths !== null)?.tobaccoFreeMonths ?? null,
+    ageRule: rules.find((r) => r.ageRule)?.ageRule ?? null,
+    cohabitation: rules.find((r) => r.cohabitation.length > 0)?.cohabitation ?? [],
   };
 }

@@ -1,0 +1,185 @@
+/**
+ * The plan-search benchmark: POST /api/v1/plans/search for a household of four priced with APTC in a county
+ * with at least 100 plans, with autocannon; and, in the same run, the cost of `JSON.stringify` of the same
+ * response body, to compare with the server's own time per search (its Server-Timing header).
+ *
+ * Plans: the real PY2025 Plan Attributes and Service Area PUFs (Dallas County, TX). Rates: no real PY2025
+ * Rate PUF is available to us, so the benchmark writes one in the Rate PUF layout with GENERATED rates
+ * (a metal-level base × a per-plan factor × the federal age curve) — benchmark input only, never served
+ * as real: it lives in a throwaway database.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { connect } from '../src/storage/connect.js';
+import { FEDERAL_AGE_CURVE } from '../src/plans/sample/age-curve.js';
+import { RATE_COLUMNS } from '../src/plans/tables/puf-columns.js';
+import { postLoad, type PostLoadResult } from './load.js';
+import type { BenchDatabase } from './server.js';
+
+export const SEARCH_YEAR = 2025;
+export const SEARCH_PLACE = { countyfips: '48113', state: 'TX', zipcode: '75201' };
+
+/** Monthly age-21 rate by metal level, dollars, before the per-plan factor (rough PY2025 TX levels). */
+const METAL_BASE: Record<string, number> = {
+  Catastrophic: 250,
+  Bronze: 330,
+  Silver: 420,
+  Gold: 470,
+  Platinum: 560,
+};
+
+/** A stable factor 0.85–1.15 from the plan id (FNV-1a), so runs price the same. */
+function planFactor(planId: string): number {
+  let hash = 0x811c9dc5;
+  for (const ch of planId) hash = Math.imul(hash ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return 0.85 + (hash % 3001) / 10000;
+}
+
+/**
+ * Writes a Rate PUF (current layout) with generated rates for every PY2025 Texas individual medical plan in
+ * the rating area of the benchmark county, and returns its path and the number of plans it prices.
+ */
+export async function writeGeneratedRates(
+  database: BenchDatabase,
+  dir: string,
+): Promise<{ file: string; plans: number; area: number }> {
+  const storage = await connect(database.url);
+  try {
+    const area = await storage.db
+      .selectFrom('rating_areas')
+      .select('area')
+      .where('year', '<=', SEARCH_YEAR)
+      .where('state', '=', SEARCH_PLACE.state)
+      .where('fips', '=', SEARCH_PLACE.countyfips)
+      .orderBy('year', 'desc')
+      .executeTakeFirstOrThrow();
+    const plans = await storage.db
+      .selectFrom('plans')
+      .select(['plan_id', 'issuer_id', 'metal_level'])
+      .where('year', '=', SEARCH_YEAR)
+      .where('state', '=', SEARCH_PLACE.state)
+      .where('market', '=', 'Individual')
+      .where('dental_only', '=', 0)
+      .orderBy('plan_id')
+      .execute();
+    const lines = [RATE_COLUMNS.join(',')];
+    for (const plan of plans) {
+      const rate21 = (METAL_BASE[plan.metal_level] ?? 450) * planFactor(plan.plan_id);
+      for (const { label, factor } of FEDERAL_AGE_CURVE) {
+        lines.push(
+          [
+            SEARCH_YEAR,
+            SEARCH_PLACE.state,
+            plan.issuer_id,
+            'HIOS',
+            '2024-10-15 00:00:00',
+            `${SEARCH_YEAR}-01-01`,
+            `${SEARCH_YEAR}-12-31`,
+            plan.plan_id,
+            `Rating Area ${area.area}`,
+            'No Preference',
+            label,
+            (rate21 * factor).toFixed(2),
+            '',
+            ...Array<string>(7).fill(''),
+          ].join(','),
+        );
+      }
+    }
+    const file = join(dir, 'rate-puf-2025-generated-for-bench.csv');
+    writeFileSync(file, `${lines.join('\r\n')}\r\n`);
+    return { file, plans: plans.length, area: Number(area.area) };
+  } finally {
+    await storage.close();
+  }
+}
+
+/** Households of four (two adults, two children) at about 225 % FPL: all APTC-eligible, CSR 73 %. */
+function searchBodies(): string[] {
+  const bodies: string[] = [];
+  for (const [a, b, c, d, income] of [
+    [42, 40, 12, 9, 70_000],
+    [35, 33, 7, 4, 68_000],
+    [51, 48, 17, 15, 72_000],
+    [29, 30, 3, 1, 66_000],
+  ] as const) {
+    bodies.push(
+      JSON.stringify({
+        household: {
+          income,
+          people: [
+            { age: a, aptc_eligible: true, gender: 'Male', uses_tobacco: false, relationship: 'Self' },
+            { age: b, aptc_eligible: true, gender: 'Female', uses_tobacco: false, relationship: 'Spouse' },
+            { age: c, aptc_eligible: true, gender: 'Female', uses_tobacco: false, relationship: 'Child' },
+            { age: d, aptc_eligible: true, gender: 'Male', uses_tobacco: false, relationship: 'Child' },
+          ],
+        },
+        market: 'Individual',
+        place: SEARCH_PLACE,
+        year: SEARCH_YEAR,
+      }),
+    );
+  }
+  return bodies;
+}
+
+export interface SearchFigures {
+  load: PostLoadResult;
+  plans: number;
+  bodyBytes: number;
+  /** Median server time per search (Server-Timing), ms. */
+  serverMedianMs: number;
+  /** Mean time of JSON.stringify of one response body (parsed), ms. */
+  stringifyMs: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** Times `JSON.stringify` of `value` over enough calls to be stable, ms per call. */
+function stringifyCost(value: unknown): number {
+  for (let i = 0; i < 200; i += 1) JSON.stringify(value);
+  const rounds = 2000;
+  const started = performance.now();
+  for (let i = 0; i < rounds; i += 1) JSON.stringify(value);
+  return (performance.now() - started) / rounds;
+}
+
+/** Runs the search load (after a short warm-up) and measures JSON.stringify of the same body. */
+export async function searchBench(
+  url: string,
+  key: string,
+  connections: number,
+  duration: number,
+): Promise<SearchFigures> {
+  const path = `/api/v1/plans/search?apikey=${key}`;
+  const bodies = searchBodies();
+  const first = await fetch(new URL(path, url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: bodies[0],
+  });
+  const text = await first.text();
+  if (first.status !== 200) throw new Error(`plan search answered ${first.status}: ${text.slice(0, 300)}`);
+  const answer = JSON.parse(text) as { total: number; plans: { premium_w_credit: number | null }[] };
+  if (answer.total < 100) throw new Error(`the benchmark county has ${answer.total} plans, not ≥ 100`);
+  if (!answer.plans.every((p) => typeof p.premium_w_credit === 'number')) {
+    throw new Error('plan search answered plans without a premium');
+  }
+  const targets = bodies.map((body) => ({
+    path,
+    body,
+    check: (b: string) => b.startsWith('{"plans":[{') && b.includes('"premium_w_credit":'),
+  }));
+  await postLoad(url, targets, connections, 2);
+  const load = await postLoad(url, targets, connections, duration);
+  return {
+    load,
+    plans: answer.total,
+    bodyBytes: Buffer.byteLength(text),
+    serverMedianMs: median(load.serverMs),
+    stringifyMs: stringifyCost(answer),
+  };
+}
