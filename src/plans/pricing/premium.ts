@@ -257,7 +257,3 @@ function withEhb(
     members: priced,
   };
 }
-
-function sum(values: readonly number[]): number {
-  return values.reduce((a, b) => a + b, 0);
-}
