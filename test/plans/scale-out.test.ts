@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeSampleMarket } from '../../src/plans/sample/files.js';
 import { runCli } from '../helpers/cli.js';
 import { startTwoServers, stopServer, type ServerProcess } from '../helpers/processes.js';
 import { createTestDatabase, redisUrl, type TestDatabase } from '../helpers/service.js';
@@ -108,6 +112,69 @@ describe('scale-out: two processes, one database, one Redis', () => {
       const answer = await versions(server, key);
       assert.equal(answer.status, 401, server.name);
       assert.equal(answer.text, '{"message":"Invalid authentication credentials"}');
+    }
+  });
+
+  test('plan search: both instances price alike, and a new Rate PUF load reaches both cached markets', async () => {
+    const { key } = await createKey();
+    const dir = mkdtempSync(join(tmpdir(), 'scale-out-market-'));
+    try {
+      // The generated sample market's files (TX, labelled sample), loaded through the CLI like real files.
+      const files = await writeSampleMarket(dir, { year: 2026, seed: 5 });
+      for (const file of files) {
+        const year = file.kind === 'rating-areas' ? ['--year', '2026'] : [];
+        const loaded = await runCli(database.processUrl, ['ingest', file.kind, file.path, ...year, '--json']);
+        assert.equal(loaded.code, 0, loaded.stderr);
+      }
+      const body = JSON.stringify({
+        household: { income: 52_000, people: [{ age: 40 }, { age: 38 }] },
+        market: 'Individual',
+        place: { countyfips: '48091', state: 'TX', zipcode: '78130' },
+        year: 2026,
+        limit: 100,
+      });
+      const search = async (server: ServerProcess) => {
+        const response = await fetch(`${server.url}/api/v1/plans/search?apikey=${key}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        const text = await response.text();
+        assert.equal(response.status, 200, text);
+        return JSON.parse(text) as { total: number; plans: { id: string; premium: number }[] };
+      };
+      const premiums = (answer: Awaited<ReturnType<typeof search>>) =>
+        Object.fromEntries(answer.plans.map((p) => [p.id, p.premium]));
+      // The datasets are re-read within about 5 s of a load by any process; wait until both have it.
+      const until = async (check: () => Promise<boolean>) => {
+        for (let i = 0; i < 60 && !(await check()); i++) await new Promise((r) => setTimeout(r, 250));
+      };
+      await until(async () => (await search(a)).total > 0 && (await search(b)).total > 0);
+      const before = [await search(a), await search(b)];
+      assert.ok(before[0]!.total > 0);
+      assert.deepEqual(premiums(before[1]!), premiums(before[0]!));
+
+      // Every rate doubled, loaded by a third process: both instances' cached markets give way.
+      const rates = files.find((f) => f.kind === 'rates')!.path;
+      const doubled = readFileSync(rates, 'utf8').replace(
+        /,(\d+\.\d{2}),(\d+\.\d{2}|),/g,
+        (_all, rate: string, tobacco: string) =>
+          `,${(Number(rate) * 2).toFixed(2)},${tobacco === '' ? '' : (Number(tobacco) * 2).toFixed(2)},`,
+      );
+      writeFileSync(rates, doubled);
+      const reloaded = await runCli(database.processUrl, ['ingest', 'rates', rates, '--json']);
+      assert.equal(reloaded.code, 0, reloaded.stderr);
+      const first = before[0]!.plans[0]!;
+      const doubledOn = async (server: ServerProcess) =>
+        premiums(await search(server))[first.id] === Math.round(first.premium * 200) / 100;
+      await until(async () => (await doubledOn(a)) && (await doubledOn(b)));
+      const after = [await search(a), await search(b)];
+      assert.deepEqual(premiums(after[1]!), premiums(after[0]!));
+      for (const plan of before[0]!.plans) {
+        assert.equal(premiums(after[0]!)[plan.id], Math.round(plan.premium * 200) / 100, plan.id);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
