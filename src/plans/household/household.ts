@@ -151,13 +151,15 @@ export function householdEligibility(input: EligibilityInput): HouseholdEligibil
   if (!fpl || !medicaidFpl) {
     throw planError(1010, `guideline not found for state: ${state}, year: ${year}`);
   }
-  if (!input.medicaid) {
+  // Without the state's limits nobody can be screened: 1015, unless `aptc_override` gives the credit, in
+  // which case members are taken as not Medicaid/CHIP-eligible (the caller vouches for the amount).
+  if (!input.medicaid && override === undefined) {
     throw planError(
       1015,
       `missing eligibility for fiscal year: ${year}, quarter: 1, state: ${state} (load the medicaid kind)`,
     );
   }
-  const limits: MedicaidLimitsByCategory = limitsByCategory(input.medicaid.limits);
+  const limits: MedicaidLimitsByCategory = input.medicaid ? limitsByCategory(input.medicaid.limits) : {};
   const credit = creditFpl(year, fpl.percent, household.unemployment, 'aptc');
   const forCsr = creditFpl(year, fpl.percent, household.unemployment, 'csr');
   const screened = household.members.map((m) => {

@@ -64,6 +64,9 @@ function lowestByPremium(
   return ranked[0];
 }
 
+/** The people who enrol: those without other minimum essential coverage (`has_mec`). */
+const enrolling = (context: MarketContext) => context.household.members.filter((m) => !m.input.has_mec);
+
 const lowestCostAnswer = (ranked: RankedPlan) => ({
   id: ranked.plan.id,
   name: ranked.plan.name,
@@ -150,6 +153,13 @@ export function registerHouseholdPlanRoutes(api: App, deps: PlansDeps): void {
         refuseInvalidInput(request, path.slice(12), HOUSEHOLD_FIXES);
         const context = await marketContext(deps, request, request.body);
         needPeople(context.household, path.slice(12));
+        if (enrolling(context).length === 0) {
+          throw planError(
+            1003,
+            'household.people: everyone has other coverage (has_mec): nobody to price',
+            `invalid ${path.slice(12)} request`,
+          );
+        }
         const ranked = pick(context);
         if (!ranked) tooFewPlans(context, metal);
         return lowestCostAnswer(ranked);
@@ -161,21 +171,22 @@ export function registerHouseholdPlanRoutes(api: App, deps: PlansDeps): void {
     'The second-lowest-cost silver plan (the tax-credit benchmark) for a household',
     '`premium` is the benchmark amount: the EHB portion of the plan’s premium for the people given, ' +
       'tobacco ignored (26 CFR 1.36B-3(f)); equal premiums count once.',
-    (c) => benchmarkPlan(c.market.plans, c.year, c.household, c.household.members),
+    // The coverage family: people with other minimum essential coverage are not in it (36B(c)(2)(B)).
+    (c) => benchmarkPlan(c.market.plans, c.year, c.household, enrolling(c)),
     'silver',
   );
   lowestCost(
     '/households/lcsp',
     'The lowest-cost silver plan for a household',
     '`premium` is the plan’s full monthly premium for the people given (tobacco rates for users).',
-    (c) => lowestByPremium(c, 'Silver', c.household.members),
+    (c) => lowestByPremium(c, 'Silver', enrolling(c)),
     'silver',
   );
   lowestCost(
     '/households/lcbp',
     'The lowest-cost bronze plan for a household',
     '`premium` is the plan’s full monthly premium for the people given (tobacco rates for users).',
-    (c) => lowestByPremium(c, 'Bronze', c.household.members),
+    (c) => lowestByPremium(c, 'Bronze', enrolling(c)),
     'bronze',
   );
 

@@ -47,8 +47,8 @@ export async function marketContext(
 }
 
 /**
- * `marketContext` and the household's eligibility (1010 / 1015 when the income is known and no
- * `aptc_override` is given).
+ * `marketContext` and the household's eligibility (1010 / 1015 when the income is known, the state's
+ * Medicaid/CHIP limits are not loaded and no `aptc_override` is given).
  */
 export async function pricedContext(
   deps: PlansDeps,
@@ -56,8 +56,10 @@ export async function pricedContext(
   body: PricedRequest,
 ): Promise<PricedContext> {
   const { year, market, household } = await marketContext(deps, request, body);
-  const needsMedicaid = household.income !== null && body.aptc_override === undefined;
-  const medicaid = needsMedicaid ? await deps.markets.medicaidLimits(body.place.state, year) : undefined;
+  // With an income the members are screened for Medicaid/CHIP, also under `aptc_override` (a CHIP child
+  // stays out of the credit's premium share); without limits only the override lets the request through.
+  const medicaid =
+    household.income !== null ? await deps.markets.medicaidLimits(body.place.state, year) : undefined;
   const eligibility = householdEligibility({
     year,
     state: body.place.state,

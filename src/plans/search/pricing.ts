@@ -20,6 +20,8 @@ const TIER_STATES = new Set<string>(['NY', 'VT']);
 
 /** `premium_unavailable` when the request names nobody: a sum over no one is no premium of $0. */
 const NO_HOUSEHOLD = 'no household: give household.people (an age or dob each) to price the plan';
+const NO_ENROLLEE =
+  'nobody enrols: every person of household.people has other minimum essential coverage (has_mec)';
 
 /** Why a plan has no premium for the household, in words (the answer's `premium_unavailable`). */
 export function unavailableReason(
@@ -221,12 +223,18 @@ export function priceAll(
 ): PricedPlan[] {
   const eligibleOf = (m: Member) => eligibility.people[m.index]?.aptcEligible ?? false;
   const pricer = new HouseholdPricer(year, household, household.members, eligibleOf);
-  const nobody = household.members.length === 0;
+  // Nobody to price: no people, or everyone has other coverage (`has_mec`) and so does not enrol.
+  const nobody =
+    household.members.length === 0
+      ? NO_HOUSEHOLD
+      : household.members.every((m) => m.input.has_mec)
+        ? NO_ENROLLEE
+        : undefined;
   return plans.map((plan) => {
     const csr = csrVariantForPlan(eligibility.csr, plan.metalLevel, csrOverride);
     if (nobody) {
       const premium: HouseholdPremium = { available: false, missing: [] };
-      return { plan, csr, premium, credit: 0, premiumWithCredit: 0, unavailable: NO_HOUSEHOLD };
+      return { plan, csr, premium, credit: 0, premiumWithCredit: 0, unavailable: nobody };
     }
     const premium = pricer.price(plan);
     if (!premium.available) {

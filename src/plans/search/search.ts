@@ -150,7 +150,7 @@ export type SortKey = 'premium' | 'deductible' | 'oopc' | 'total_costs' | 'quali
 /**
  * Sort keys: `premium` = premium after credit; `deductible` = the individual in-network deductible of the
  * variant shown; `total_costs` = 12 × premium after credit + that deductible (our estimate: the CMS OOPC
- * model is not public); `oopc` is -1 for every plan, so it orders by plan id; `quality_rating` = overall
+ * model is not public); `oopc` is -1 for every plan, so it orders by premium, then plan id; `quality_rating` = overall
  * rating. Unknown figures sort last in either order; ties by premium, then plan id.
  */
 export function sortRows(
