@@ -77,7 +77,14 @@ function searchRows(context: PricedContext, body: PlanSearchInput): SearchRow[] 
   const { market, household, eligibility, year } = context;
   const shown = showCatastrophic(household, eligibility, body.catastrophic_override);
   const pool = candidates(market.plans, body.filter, shown, body.suppressed_plan_ids);
-  const priced = priceAll(pool, year, household, eligibility, body.csr_override as CsrOverride | undefined);
+  const priced = priceAll(
+    pool,
+    year,
+    household,
+    eligibility,
+    body.csr_override as CsrOverride | undefined,
+    context.pricer,
+  );
   const rows = priced.map(toRow).filter((row) => matches(row, body.filter));
   sortRows(rows, body.sort, body.order);
   return rows;

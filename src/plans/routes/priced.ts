@@ -10,7 +10,7 @@ import {
 import type { CountyMarket } from '../market/county-market.js';
 import { MARKET_KINDS } from '../market/market-service.js';
 import type { PlansDeps } from '../deps.js';
-import { benchmarkPlan } from '../search/pricing.js';
+import { benchmarkPlan, HouseholdPricer } from '../search/pricing.js';
 import { refuseOwnExchange } from './marketplace.js';
 import { yearOrCurrent } from './market-year.js';
 import type { PricedRequest } from './household-input.js';
@@ -20,6 +20,11 @@ export const PRICED_KINDS = [...MARKET_KINDS, 'medicaid'];
 
 export interface PricedContext extends MarketContext {
   eligibility: HouseholdEligibility;
+  /**
+   * The household's pricer with the APTC-eligible members of `eligibility`, when the benchmark was computed
+   * with it: pass it to `priceAll` so no plan is priced twice.
+   */
+  pricer?: HouseholdPricer;
 }
 
 export interface MarketContext {
@@ -60,14 +65,20 @@ export async function pricedContext(
   // stays out of the credit's premium share); without limits only the override lets the request through.
   const medicaid =
     household.income !== null ? await deps.markets.medicaidLimits(body.place.state, year) : undefined;
+  let pricer: HouseholdPricer | undefined;
   const eligibility = householdEligibility({
     year,
     state: body.place.state,
     household,
     medicaid,
-    benchmark: (members) => benchmarkPlan(market.plans, year, household, members)?.amount,
+    // `members` are exactly the APTC-eligible members of the eligibility this returns.
+    benchmark: (members) => {
+      const eligible = new Set(members.map((m) => m.index));
+      pricer = new HouseholdPricer(year, household, household.members, (m) => eligible.has(m.index));
+      return benchmarkPlan(market.plans, year, household, members, pricer)?.amount;
+    },
     aptcOverride: body.aptc_override,
     csrOverride: body.csr_override as CsrOverride | undefined,
   });
-  return { year, market, household, eligibility };
+  return { year, market, household, eligibility, pricer };
 }

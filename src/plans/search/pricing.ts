@@ -118,8 +118,29 @@ export class HouseholdPricer {
     return members;
   }
 
+  private readonly premiums = new Map<MarketPlan, HouseholdPremium>();
+
   /** The plan's premium for the household, or unavailable (no rates in force that day, or a missing row). */
   price(plan: MarketPlan): HouseholdPremium {
+    let premium = this.premiums.get(plan);
+    if (!premium) {
+      premium = this.priceOnce(plan);
+      this.premiums.set(plan, premium);
+    }
+    return premium;
+  }
+
+  /** Whether `plan` rates anyone of the household as a tobacco user. */
+  ratesTobacco(plan: MarketPlan): boolean {
+    return this.membersFor(plan).some((m) => m.tobacco);
+  }
+
+  /** Whether every person of the household is priced (no `has_mec`), all of them APTC-eligible. */
+  get everyoneEligible(): boolean {
+    return this.members.every((m) => !m.input.has_mec && this.aptcEligible(m));
+  }
+
+  private priceOnce(plan: MarketPlan): HouseholdPremium {
     const rates = plan.ratesOn(this.household.effectiveDate);
     if (!rates) return { available: false, missing: [] };
     const members = this.membersFor(plan);
@@ -172,18 +193,22 @@ export function rankSilverByEhb(
   year: number,
   household: SettledHousehold,
   members: readonly Member[],
+  shared?: HouseholdPricer,
 ): RankedPlan[] {
   const ranked: RankedPlan[] = [];
   // Members of the coverage family have no other MEC by definition; everyone given is rated.
-  const pricer = new HouseholdPricer(
+  const own = new HouseholdPricer(
     year,
     household,
     members.map((m) => ({ ...m, input: { ...m.input, has_mec: false } })),
     () => true,
     { ignoreTobacco: true },
   );
+  // When the coverage family is the whole household, a plan that rates nobody as a tobacco user has the
+  // same EHB premium in the household's own pricing: reuse it rather than price the plan twice.
+  const reuse = shared && members.length === household.members.length && shared.everyoneEligible;
   for (const plan of benchmarkCandidates(plans)) {
-    const priced = pricer.price(plan);
+    const priced = reuse && !shared.ratesTobacco(plan) ? shared.price(plan) : own.price(plan);
     if (priced.available) ranked.push({ plan, amount: priced.ehbPremium });
   }
   return ranked.sort((a, b) => a.amount - b.amount || (a.plan.id < b.plan.id ? -1 : 1));
@@ -195,8 +220,9 @@ export function benchmarkPlan(
   year: number,
   household: SettledHousehold,
   members: readonly Member[],
+  shared?: HouseholdPricer,
 ): RankedPlan | undefined {
-  const ranked = rankSilverByEhb(plans, year, household, members);
+  const ranked = rankSilverByEhb(plans, year, household, members, shared);
   const amount = secondLowestCost(ranked.map((r) => r.amount));
   return amount === undefined ? undefined : ranked.find((r) => r.amount === amount);
 }
@@ -220,9 +246,10 @@ export function priceAll(
   household: SettledHousehold,
   eligibility: HouseholdEligibility,
   csrOverride: CsrOverride | undefined,
+  shared?: HouseholdPricer,
 ): PricedPlan[] {
   const eligibleOf = (m: Member) => eligibility.people[m.index]?.aptcEligible ?? false;
-  const pricer = new HouseholdPricer(year, household, household.members, eligibleOf);
+  const pricer = shared ?? new HouseholdPricer(year, household, household.members, eligibleOf);
   // Nobody to price: no people, or everyone has other coverage (`has_mec`) and so does not enrol.
   const nobody =
     household.members.length === 0
