@@ -8,7 +8,7 @@
  * (a metal-level base × a per-plan factor × the federal age curve) — benchmark input only, never served
  * as real: it lives in a throwaway database.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from '../src/storage/connect.js';
 import { FEDERAL_AGE_CURVE } from '../src/plans/sample/age-curve.js';
@@ -94,24 +94,38 @@ export async function writeGeneratedRates(
   }
 }
 
-/** Households of four (two adults, two children) at about 225 % FPL: all APTC-eligible, CSR 73 %. */
+/**
+ * 32 households of four (two adults 25–60, two children 0–17), incomes 225–400 % of the 2024 poverty line
+ * for four ($31,200): every adult and child APTC-eligible (above Texas's 206 % CHIP limit), so every plan is
+ * priced with a credit; 225–250 % also see the 73 % CSR variants. Deterministic, so runs compare.
+ */
 function searchBodies(): string[] {
+  let seed = 20251;
+  const next = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  const person = (age: number, relationship: string, gender: string) => ({
+    age,
+    aptc_eligible: true,
+    gender,
+    uses_tobacco: false,
+    relationship,
+  });
   const bodies: string[] = [];
-  for (const [a, b, c, d, income] of [
-    [42, 40, 12, 9, 70_000],
-    [35, 33, 7, 4, 68_000],
-    [51, 48, 17, 15, 72_000],
-    [29, 30, 3, 1, 66_000],
-  ] as const) {
+  for (let i = 0; i < 32; i += 1) {
+    const first = 25 + next(36);
+    const second = Math.max(21, Math.min(64, first + next(9) - 4));
+    const income = Math.round(31_200 * (2.25 + next(176) / 100));
     bodies.push(
       JSON.stringify({
         household: {
           income,
           people: [
-            { age: a, aptc_eligible: true, gender: 'Male', uses_tobacco: false, relationship: 'Self' },
-            { age: b, aptc_eligible: true, gender: 'Female', uses_tobacco: false, relationship: 'Spouse' },
-            { age: c, aptc_eligible: true, gender: 'Female', uses_tobacco: false, relationship: 'Child' },
-            { age: d, aptc_eligible: true, gender: 'Male', uses_tobacco: false, relationship: 'Child' },
+            person(first, 'Self', 'Male'),
+            person(second, 'Spouse', 'Female'),
+            person(next(18), 'Child', 'Female'),
+            person(next(18), 'Child', 'Male'),
           ],
         },
         market: 'Individual',
@@ -127,10 +141,25 @@ export interface SearchFigures {
   load: PostLoadResult;
   plans: number;
   bodyBytes: number;
-  /** Median server time per search (Server-Timing), ms. */
+  /** Median server time per search request (Server-Timing `app`), ms. */
   serverMedianMs: number;
+  /** Median time of the search route's own work (Server-Timing `search`), ms. */
+  routeMedianMs: number;
   /** Mean time of JSON.stringify of one response body (parsed), ms. */
   stringifyMs: number;
+  /** CPU time the server process spent per search over the measured load (user + system), ms. */
+  serverCpuMs: number | null;
+}
+
+/** User + system CPU of a process so far, ms (Linux /proc; null elsewhere). */
+function processCpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // Fields 14 and 15 of stat (utime, stime), in clock ticks of 10 ms; index 11 and 12 after the name.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
 }
 
 function median(values: number[]): number {
@@ -150,6 +179,7 @@ function stringifyCost(value: unknown): number {
 /** Runs the search load (after a short warm-up) and measures JSON.stringify of the same body. */
 export async function searchBench(
   url: string,
+  pid: number,
   key: string,
   connections: number,
   duration: number,
@@ -174,12 +204,17 @@ export async function searchBench(
     check: (b: string) => b.startsWith('{"plans":[{') && b.includes('"premium_w_credit":'),
   }));
   await postLoad(url, targets, connections, 2);
+  const cpuBefore = processCpuMs(pid);
   const load = await postLoad(url, targets, connections, duration);
+  const cpuAfter = processCpuMs(pid);
   return {
     load,
     plans: answer.total,
     bodyBytes: Buffer.byteLength(text),
     serverMedianMs: median(load.serverMs),
+    routeMedianMs: median(load.routeMs),
     stringifyMs: stringifyCost(answer),
+    serverCpuMs:
+      cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / load.latencies.length,
   };
 }

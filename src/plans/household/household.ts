@@ -17,6 +17,17 @@ import type { HouseholdInput, PersonInput } from '../routes/household-input.js';
 import { RELATIONSHIPS_TO_2020 } from '../routes/household-input.js';
 import type { MedicaidLimits } from '../store/medicaid.js';
 
+/** A state's limits by category, worked out once per loaded limits (they are cached per dataset load). */
+const byCategory = new WeakMap<MedicaidLimits, MedicaidLimitsByCategory>();
+function categoriesOf(limits: MedicaidLimits): MedicaidLimitsByCategory {
+  let known = byCategory.get(limits);
+  if (!known) {
+    known = limitsByCategory(limits.limits);
+    byCategory.set(limits, known);
+  }
+  return known;
+}
+
 /** A person of the request with the age they are rated at (pricing/age.ts). */
 export interface Member {
   index: number;
@@ -159,7 +170,7 @@ export function householdEligibility(input: EligibilityInput): HouseholdEligibil
       `missing eligibility for fiscal year: ${year}, quarter: 1, state: ${state} (load the medicaid kind)`,
     );
   }
-  const limits: MedicaidLimitsByCategory = input.medicaid ? limitsByCategory(input.medicaid.limits) : {};
+  const limits: MedicaidLimitsByCategory = input.medicaid ? categoriesOf(input.medicaid) : {};
   const credit = creditFpl(year, fpl.percent, household.unemployment, 'aptc');
   const forCsr = creditFpl(year, fpl.percent, household.unemployment, 'csr');
   const screened = household.members.map((m) => {

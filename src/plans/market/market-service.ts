@@ -36,13 +36,26 @@ export function createMarketService(deps: {
   const markets = new Map<string, Promise<CountyMarket>>();
   const medicaid = new Map<string, Promise<MedicaidLimits | undefined>>();
 
+  // Per list of datasets (the tracker keeps one list until it re-reads): kinds|year → signature.
+  const signatures = new WeakMap<object, Map<string, string>>();
   async function signature(kinds: readonly string[], year: number): Promise<string> {
     const datasets = await deps.samples.datasets();
-    return datasets
-      .filter((d) => kinds.includes(d.kind) && (d.year === year || d.year === 0))
-      .map((d) => `${d.kind}:${d.year}:${d.loadedAt}`)
-      .sort()
-      .join(',');
+    let known = signatures.get(datasets);
+    if (!known) {
+      known = new Map();
+      signatures.set(datasets, known);
+    }
+    const key = `${kinds.join(',')}|${year}`;
+    let text = known.get(key);
+    if (text === undefined) {
+      text = datasets
+        .filter((d) => kinds.includes(d.kind) && (d.year === year || d.year === 0))
+        .map((d) => `${d.kind}:${d.year}:${d.loadedAt}`)
+        .sort()
+        .join(',');
+      known.set(key, text);
+    }
+    return text;
   }
 
   function remember<T>(cache: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {

@@ -5,7 +5,7 @@ import { planError } from '../errors.js';
 import type { CsrOverride } from '../eligibility/csr.js';
 import { centsToDollars } from '../pricing/money.js';
 import { priceAll, type PricedPlan } from '../search/pricing.js';
-import { premiumFields, searchPlanJson } from '../search/render.js';
+import { premiumFields, searchAnswer, searchPlanJson } from '../search/render.js';
 import {
   candidates,
   facetGroups,
@@ -135,13 +135,13 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
         ranges: ranges(rows),
         rate_area: rateArea(context),
       });
-      // Already JSON text: fastify sends a string with a JSON content type as it is (render.ts).
-      const text = `{"plans":[${page.join(',')}],${rest.slice(1)}`;
-      // The search's own time, from the validated request to the answer's text (the app's total follows).
+      // Already UTF-8 JSON: fastify sends a Buffer as it is (render.ts says how it is assembled).
+      const answer = searchAnswer(page, rest);
+      // The search's own time, from the validated request to the answer's bytes (the app's total follows).
       void reply.header('server-timing', `search;dur=${(performance.now() - started).toFixed(3)}`);
       return reply
         .type('application/json; charset=utf-8')
-        .send(text as unknown as Static<typeof SearchResponse>);
+        .send(answer as unknown as Static<typeof SearchResponse>);
     },
   );
 

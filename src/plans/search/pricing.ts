@@ -3,16 +3,19 @@ import { csrVariantForPlan, type CsrOverride } from '../eligibility/csr.js';
 import type { HouseholdEligibility, Member, SettledHousehold } from '../household/household.js';
 import type { MarketPlan } from '../market/county-market.js';
 import type { TierState } from '../pricing/family-tier.js';
-import type { Cents } from '../pricing/money.js';
 import {
   householdPremium,
   rateHousehold,
   ratedPremium,
+  PEDIATRIC_AGE_LIMIT,
   type HouseholdPremium,
+  type PlanRating,
   type PricedMember,
   type RatedHousehold,
+  type RateLookup,
 } from '../pricing/premium.js';
-import { ratingAge, type AgeRule } from '../pricing/age.js';
+import { rateAgeKey, ratingAge, type AgeRule } from '../pricing/age.js';
+import { applyShare, type Cents } from '../pricing/money.js';
 import { FEDERAL_MAX_TOBACCO_LOOKBACK_MONTHS, ratedAsTobaccoUser } from '../pricing/tobacco.js';
 import type { CsrVariant } from '../store/plan-detail.js';
 
@@ -66,7 +69,7 @@ function ageOnJanuary1(member: Member, effectiveDate: string): number {
  * three-child rule) is settled once per distinct tobacco status and reused for every plan of a search.
  */
 export class HouseholdPricer {
-  private readonly byRules = new Map<string, PricedMember[]>();
+  private readonly byRules = new Map<number, PricedMember[]>();
   private readonly rated = new Map<PricedMember[], RatedHousehold>();
 
   constructor(
@@ -109,7 +112,7 @@ export class HouseholdPricer {
           : ratedAsTobaccoUser(m.input, date, lookback);
       }, plan.ageRule);
     }
-    const key = `${lookback}|${plan.ageRule}`;
+    const key = lookback * 2 + (plan.ageRule === 'january-1' ? 1 : 0);
     let members = this.byRules.get(key);
     if (!members) {
       members = this.build((m) => ratedAsTobaccoUser(m.input, date, lookback), plan.ageRule);
@@ -169,8 +172,89 @@ export class HouseholdPricer {
       prepared = rateHousehold(members, this.year);
       this.rated.set(members, prepared);
     }
+    if (!this.options.memberDetail) {
+      const fast = densePremium(
+        prepared,
+        denseRates(plan, this.household.effectiveDate, this.year, rates),
+        rating,
+      );
+      if (fast) return fast;
+    }
     return ratedPremium(prepared, rating, this.options.memberDetail ?? false);
   }
+}
+
+/** Ages past this share the last Rate PUF band (`64 and over`). */
+const LAST_BAND_AGE = 64;
+
+/**
+ * A plan's rates on one date as two arrays indexed by age 0–64 (cents; -1 where the plan has no row):
+ * the rate of a non-user, and of a tobacco user (the tobacco rate, or the individual rate on a `No
+ * Preference` row). Read through the plan's own lookup once, so a search prices each plan with array
+ * reads; `ratedPremium` stays the reference and takes over whenever a row is missing.
+ */
+interface DenseRates {
+  individual: Int32Array;
+  tobacco: Int32Array;
+}
+
+const dense = new WeakMap<MarketPlan, Map<string, DenseRates>>();
+
+function denseRates(plan: MarketPlan, date: string, year: number, rates: RateLookup): DenseRates {
+  let byDate = dense.get(plan);
+  if (!byDate) {
+    byDate = new Map();
+    dense.set(plan, byDate);
+  }
+  let table = byDate.get(date);
+  if (!table) {
+    table = { individual: new Int32Array(LAST_BAND_AGE + 1), tobacco: new Int32Array(LAST_BAND_AGE + 1) };
+    for (let age = 0; age <= LAST_BAND_AGE; age += 1) {
+      const key = rateAgeKey(age, year);
+      const plain = rates(key, false);
+      const user = rates(key, true);
+      table.individual[age] = plain ? plain.individualRate : -1;
+      table.tobacco[age] = user ? (user.tobaccoRate ?? user.individualRate) : -1;
+    }
+    if (byDate.size < 8) byDate.set(date, table);
+  }
+  return table;
+}
+
+/**
+ * `ratedPremium` over dense rates, without per-member detail; undefined when a rated member has no rate
+ * (the caller then lets `ratedPremium` say which). The sums and the EHB steps are the same.
+ */
+function densePremium(
+  household: RatedHousehold,
+  rates: DenseRates,
+  plan: PlanRating,
+): HouseholdPremium | undefined {
+  const { members, statuses } = household;
+  let total = 0;
+  let eligible = 0;
+  let children = 0;
+  for (let i = 0; i < members.length; i += 1) {
+    if (statuses[i] !== 'rated') continue;
+    const member = members[i]!;
+    const age = member.age > LAST_BAND_AGE ? LAST_BAND_AGE : member.age;
+    const rate = member.tobacco ? rates.tobacco[age]! : rates.individual[age]!;
+    if (rate < 0) return undefined;
+    total += rate;
+    if (member.aptcEligible) eligible += rate;
+    if (member.age < PEDIATRIC_AGE_LIMIT) children += 1;
+  }
+  return {
+    available: true,
+    premium: total,
+    ehbPremium: applyShare(total, plan.ehbShare),
+    aptcEligiblePremium: plan.catastrophic ? 0 : applyShare(eligible, plan.ehbShare),
+    pediatricEhbPremium:
+      plan.pediatricDentalEhb === undefined || plan.pediatricDentalEhb === null
+        ? null
+        : plan.pediatricDentalEhb * children,
+    members: [],
+  };
 }
 
 /** Silver medical plans of the individual market: the plans a benchmark is chosen from. */

@@ -128,26 +128,42 @@ export function premiumFields(priced: PricedPlan): PremiumFields {
   };
 }
 
-/** Per (plan, variant): the serialised reduced plan without its closing brace, built once. */
-const fragments = new WeakMap<PlanDetails, Map<CsrVariant, string>>();
+/** Per (plan, variant): the reduced plan as UTF-8 JSON without its closing brace, encoded once. */
+const fragments = new WeakMap<PlanDetails, Map<CsrVariant, Buffer>>();
 
-function baseFragment(details: PlanDetails, csr: CsrVariant): string {
+function baseFragment(details: PlanDetails, csr: CsrVariant): Buffer {
   let byCsr = fragments.get(details);
   if (!byCsr) {
     byCsr = new Map();
     fragments.set(details, byCsr);
   }
-  let text = byCsr.get(csr);
-  if (text === undefined) {
-    text = JSON.stringify(searchPlanBase(details, csr)).slice(0, -1);
-    byCsr.set(csr, text);
+  let bytes = byCsr.get(csr);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(searchPlanBase(details, csr)).slice(0, -1), 'utf8');
+    byCsr.set(csr, bytes);
   }
-  return text;
+  return bytes;
 }
 
-/** A search answer's plan as JSON text: the cached reduced plan, then the household's premium fields. */
-export function searchPlanJson(priced: PricedPlan): string {
+/**
+ * A search answer's plan as UTF-8 JSON, in two parts: the cached reduced plan, then `,` and the household's
+ * premium fields with the closing brace. The answer is the concatenation of such parts: a hundred plans'
+ * unchanging text is copied, never serialised or re-encoded per request.
+ */
+export function searchPlanJson(priced: PricedPlan): [Buffer, Buffer] {
   const csr = shownVariant(priced.plan.details, priced.csr);
   const fields = JSON.stringify(premiumFields(priced));
-  return `${baseFragment(priced.plan.details, csr)},${fields.slice(1)}`;
+  return [baseFragment(priced.plan.details, csr), Buffer.from(`,${fields.slice(1)}`, 'utf8')];
 }
+
+/** The search answer: `{"plans":[…],` then the rest of the envelope (`rest` is a JSON object's text). */
+export function searchAnswer(plans: [Buffer, Buffer][], rest: string): Buffer {
+  const parts: Buffer[] = [Buffer.from('{"plans":[')];
+  plans.forEach((plan, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(plan[0], plan[1]);
+  });
+  parts.push(Buffer.from(`],${rest.slice(1)}`, 'utf8'));
+  return Buffer.concat(parts);
+}
+const COMMA = Buffer.from(',');

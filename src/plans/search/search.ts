@@ -108,21 +108,26 @@ export interface Facet {
 
 /** Counts over the whole filtered result, per metal level, plan type, issuer and design type. */
 export function facetGroups(rows: readonly SearchRow[]): { name: string; facets: Facet[] }[] {
-  const group = (name: string, valueOf: (p: MarketPlan) => string) => {
-    const counts = new Map<string, number>();
-    for (const row of rows) {
-      const value = valueOf(row.priced.plan);
-      counts.set(value, (counts.get(value) ?? 0) + 1);
-    }
-    const facets = [...counts].map(([value, count]) => ({ value, count }));
-    facets.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1));
-    return { name, facets };
-  };
+  const metal = new Map<string, number>();
+  const type = new Map<string, number>();
+  const issuer = new Map<string, number>();
+  const design = new Map<string, number>();
+  for (const row of rows) {
+    const plan = row.priced.plan;
+    metal.set(plan.metalLevel, (metal.get(plan.metalLevel) ?? 0) + 1);
+    type.set(plan.type, (type.get(plan.type) ?? 0) + 1);
+    issuer.set(plan.issuerName, (issuer.get(plan.issuerName) ?? 0) + 1);
+    design.set(plan.designType, (design.get(plan.designType) ?? 0) + 1);
+  }
+  const facets = (counts: Map<string, number>) =>
+    [...counts]
+      .map(([value, count]) => ({ value, count }))
+      .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1));
   return [
-    group('metal_level', (p) => p.metalLevel),
-    group('type', (p) => p.type),
-    group('issuer', (p) => p.issuerName),
-    group('design_type', (p) => p.designType),
+    { name: 'metal_level', facets: facets(metal) },
+    { name: 'type', facets: facets(type) },
+    { name: 'issuer', facets: facets(issuer) },
+    { name: 'design_type', facets: facets(design) },
   ];
 }
 

@@ -75,18 +75,27 @@ export function createMarketplaceStore(db: Kysely<Database>) {
   }
 
   // Answers per year, until the year's plan datasets change (another load, another process).
-  const cache = new Map<number, { signature: string; answer: Promise<Marketplaces> }>();
+  const cache = new Map<
+    number,
+    { signature: string; answer: Promise<Marketplaces>; datasets?: DatasetInfo[] }
+  >();
   return {
     /** The marketplaces of `year`, given the loaded datasets (the sample tracker's list). */
     async findMarketplaces(year: number, datasets: DatasetInfo[]): Promise<Marketplaces> {
+      // The tracker hands out one list until it re-reads: the same list, the same answer.
+      const known = cache.get(year);
+      if (known?.datasets === datasets) return known.answer;
       const plans = datasets.filter(
         (d) => d.year === year && (PLAN_KINDS as readonly string[]).includes(d.kind),
       );
       const signature = plans.map((d) => `${d.kind}|${d.sample}|${d.loadedAt}`).join(',');
       const cached = cache.get(year);
-      if (cached?.signature === signature) return cached.answer;
+      if (cached?.signature === signature) {
+        cached.datasets = datasets;
+        return cached.answer;
+      }
       const answer = compute(year, plans);
-      cache.set(year, { signature, answer });
+      cache.set(year, { signature, answer, datasets });
       answer.catch(() => {
         if (cache.get(year)?.answer === answer) cache.delete(year);
       });
