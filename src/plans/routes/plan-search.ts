@@ -3,6 +3,7 @@ import type { App } from '../../shared/http.js';
 import type { PlansDeps } from '../deps.js';
 import { planError } from '../errors.js';
 import type { CsrOverride } from '../eligibility/csr.js';
+import type { CountyMarket } from '../market/county-market.js';
 import { centsToDollars } from '../pricing/money.js';
 import { priceAll, type PricedPlan } from '../search/pricing.js';
 import { premiumFields, searchAnswer, searchPlanJson } from '../search/render.js';
@@ -12,7 +13,7 @@ import {
   matches,
   ranges,
   showCatastrophic,
-  sortRows,
+  sortedPage,
   toRow,
   type SearchRow,
 } from '../search/search.js';
@@ -72,7 +73,7 @@ const Stat = Type.Object({
   }),
 });
 
-/** The matching plans of a search, priced and sorted (all of them: paging is the caller's). */
+/** The matching plans of a search, priced, in market order (sorting and paging are the caller's). */
 function searchRows(context: PricedContext, body: PlanSearchInput): SearchRow[] {
   const { market, household, eligibility, year } = context;
   const shown = showCatastrophic(household, eligibility, body.catastrophic_override);
@@ -85,9 +86,39 @@ function searchRows(context: PricedContext, body: PlanSearchInput): SearchRow[] 
     body.csr_override as CsrOverride | undefined,
     context.pricer,
   );
-  const rows = priced.map(toRow).filter((row) => matches(row, body.filter));
-  sortRows(rows, body.sort, body.order);
-  return rows;
+  return priced.map(toRow).filter((row) => matches(row, body.filter));
+}
+
+/** Facet counts per county market and plan selection (bounded: a selection is a filter, not a household). */
+const facetCache = new WeakMap<CountyMarket, Map<string, ReturnType<typeof facetGroups>>>();
+const MAX_FACET_SELECTIONS = 64;
+
+/**
+ * `facet_groups` of the result. They count plans by metal, type, issuer and design type, so they depend
+ * only on which plans match: when no criterion depends on the household's own figures (premium or
+ * deductible limits), the same selection of one market always gives the same counts, kept per market.
+ */
+function facetsOf(context: PricedContext, body: PlanSearchInput, rows: SearchRow[]) {
+  const filter = body.filter;
+  const householdBound =
+    filter?.premium !== undefined ||
+    filter?.premium_range !== undefined ||
+    filter?.deductible !== undefined ||
+    filter?.deductible_range !== undefined;
+  if (householdBound) return facetGroups(rows);
+  const shown = showCatastrophic(context.household, context.eligibility, body.catastrophic_override);
+  const key = `${shown}|${JSON.stringify(filter ?? {})}|${(body.suppressed_plan_ids ?? []).join(',')}`;
+  let byMarket = facetCache.get(context.market);
+  if (!byMarket) {
+    byMarket = new Map();
+    facetCache.set(context.market, byMarket);
+  }
+  let facets = byMarket.get(key);
+  if (!facets) {
+    facets = facetGroups(rows);
+    if (byMarket.size < MAX_FACET_SELECTIONS) byMarket.set(key, facets);
+  }
+  return facets;
 }
 
 function pricedPlanObject(priced: PricedPlan) {
@@ -128,10 +159,12 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
       const rows = searchRows(context, body);
       const offset = body.offset ?? 0;
       const limit = body.limit ?? DEFAULT_PAGE;
-      const page = rows.slice(offset, offset + limit).map((r) => searchPlanJson(r.priced));
+      const page = sortedPage(rows, body.sort, body.order, offset, limit).map((r) =>
+        searchPlanJson(r.priced),
+      );
       const rest = JSON.stringify({
         total: rows.length,
-        facet_groups: facetGroups(rows),
+        facet_groups: facetsOf(context, body, rows),
         ranges: ranges(rows),
         rate_area: rateArea(context),
       });

@@ -152,8 +152,24 @@ function baseFragment(details: PlanDetails, csr: CsrVariant): Buffer {
  */
 export function searchPlanJson(priced: PricedPlan): [Buffer, Buffer] {
   const csr = shownVariant(priced.plan.details, priced.csr);
-  const fields = JSON.stringify(premiumFields(priced));
-  return [baseFragment(priced.plan.details, csr), Buffer.from(`,${fields.slice(1)}`, 'utf8')];
+  return [baseFragment(priced.plan.details, csr), Buffer.from(premiumFieldsJson(priced), 'utf8')];
+}
+
+const money = (value: number | null) => (value === null ? 'null' : String(value));
+
+/** `premiumFields` as JSON text after a comma, closing the plan's object (the same fields, in order). */
+function premiumFieldsJson(priced: PricedPlan): string {
+  const f = premiumFields(priced);
+  const unavailable =
+    f.premium_unavailable === undefined
+      ? ''
+      : `,"premium_unavailable":${JSON.stringify(f.premium_unavailable)}`;
+  return (
+    `,"premium":${money(f.premium)},"premium_w_credit":${money(f.premium_w_credit)}` +
+    `,"ehb_premium":${money(f.ehb_premium)},"pediatric_ehb_premium":${money(f.pediatric_ehb_premium)}` +
+    `,"aptc_eligible_premium":${money(f.aptc_eligible_premium)}${unavailable}` +
+    `,"oopc":${f.oopc},"is_ineligible":${f.is_ineligible},"rate_source":${JSON.stringify(f.rate_source)}}`
+  );
 }
 
 /** The search answer: `{"plans":[…],` then the rest of the envelope (`rest` is a JSON object's text). */

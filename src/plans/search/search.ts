@@ -163,32 +163,77 @@ export function sortRows(
   sort: SortKey | undefined,
   order: 'asc' | 'desc' | undefined,
 ): void {
-  const key = (row: SearchRow): number | null => {
-    switch (sort ?? 'premium') {
-      case 'premium':
-        return row.premiumWithCredit;
-      case 'deductible':
-        return row.deductible;
-      case 'total_costs':
-        return row.premiumWithCredit === null ? null : row.premiumWithCredit * 12 + (row.deductible ?? 0);
-      case 'quality_rating':
-        return row.priced.plan.qualityRating;
-      case 'oopc':
-        return 0;
-    }
-  };
+  const sorted = sortedPage(rows, sort, order, 0, rows.length);
+  sorted.forEach((row, i) => (rows[i] = row));
+}
+
+interface Keyed {
+  row: SearchRow;
+  k: number | null;
+  premium: number;
+}
+
+function sortKey(sort: SortKey | undefined): (row: SearchRow) => number | null {
+  switch (sort ?? 'premium') {
+    case 'premium':
+      return (row) => row.premiumWithCredit;
+    case 'deductible':
+      return (row) => row.deductible;
+    case 'total_costs':
+      return (row) =>
+        row.premiumWithCredit === null ? null : row.premiumWithCredit * 12 + (row.deductible ?? 0);
+    case 'quality_rating':
+      return (row) => row.priced.plan.qualityRating;
+    case 'oopc':
+      return () => 0;
+  }
+}
+
+/**
+ * Rows `offset` … `offset + limit − 1` of the result in `sortRows` order. A first page is picked from the
+ * rows in one pass (a sorted run of `offset + limit` kept by binary insertion) instead of sorting them all:
+ * the order of the rest is never shown, and `total`, facets and ranges do not depend on it.
+ */
+export function sortedPage(
+  rows: readonly SearchRow[],
+  sort: SortKey | undefined,
+  order: 'asc' | 'desc' | undefined,
+  offset: number,
+  limit: number,
+): SearchRow[] {
+  const key = sortKey(sort);
   const direction = order === 'desc' ? -1 : 1;
-  const keyed = rows.map((row) => ({ row, k: key(row) }));
-  keyed.sort((a, b) => {
+  const compare = (a: Keyed, b: Keyed): number => {
     if (a.k !== b.k) {
       if (a.k === null) return 1;
       if (b.k === null) return -1;
       return (a.k - b.k) * direction;
     }
-    const pa = a.row.premiumWithCredit ?? Infinity;
-    const pb = b.row.premiumWithCredit ?? Infinity;
-    if (pa !== pb) return pa - pb;
+    if (a.premium !== b.premium) return a.premium < b.premium ? -1 : 1;
     return a.row.priced.plan.id < b.row.priced.plan.id ? -1 : 1;
-  });
-  keyed.forEach((k, i) => (rows[i] = k.row));
+  };
+  const keyed = (row: SearchRow): Keyed => ({ row, k: key(row), premium: row.premiumWithCredit ?? Infinity });
+  const wanted = Math.min(rows.length, offset + limit);
+  if (wanted * 4 >= rows.length) {
+    return rows
+      .map(keyed)
+      .sort(compare)
+      .slice(offset, offset + limit)
+      .map((k) => k.row);
+  }
+  const best: Keyed[] = [];
+  for (const row of rows) {
+    const item = keyed(row);
+    if (best.length === wanted && compare(item, best[wanted - 1]!) >= 0) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compare(best[mid]!, item) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, item);
+    if (best.length > wanted) best.pop();
+  }
+  return best.slice(offset).map((k) => k.row);
 }
