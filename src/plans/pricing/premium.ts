@@ -77,7 +77,7 @@ export interface MissingRate {
 export const RATED_CHILDREN_LIMIT = 3;
 const CHILD_AGE_LIMIT = 21;
 /** Pediatric EHB services run to age 19 (45 CFR 156.115(a)(6)). */
-export const PEDIATRIC_AGE_LIMIT = 19;
+const PEDIATRIC_AGE_LIMIT = 19;
 const PARTNERS = new Set(['Spouse', 'Life Partner', 'Self']);
 
 /**

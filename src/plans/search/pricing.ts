@@ -7,12 +7,9 @@ import {
   householdPremium,
   rateHousehold,
   ratedPremium,
-  PEDIATRIC_AGE_LIMIT,
   type HouseholdPremium,
-  type PlanRating,
   type PricedMember,
   type RatedHousehold,
-  type RateLookup,
 } from '../pricing/premium.js';
 import { rateAgeKey, ratingAge, type AgeRule } from '../pricing/age.js';
 import { applyShare, type Cents } from '../pricing/money.js';
@@ -144,44 +141,52 @@ export class HouseholdPricer {
   }
 
   private priceOnce(plan: MarketPlan): HouseholdPremium {
-    const rates = plan.ratesOn(this.household.effectiveDate);
-    if (!rates) return { available: false, missing: [] };
+    const date = this.household.effectiveDate;
     const members = this.membersFor(plan);
-    const state = plan.id.slice(5, 7);
+    const tier = tierStateOf(plan);
+    const cohabitation = plan.cohabitationRequired && members.some((m) => m.doesNotCohabitate);
+    const detail = this.options.memberDetail ?? false;
+    let prepared: RatedHousehold | undefined;
+    if (!tier && !cohabitation) {
+      prepared = this.rated.get(members);
+      if (!prepared) {
+        prepared = rateHousehold(members, this.year);
+        this.rated.set(members, prepared);
+      }
+      // The common case, read from dense rate arrays; anything unusual goes the reference way below.
+      if (!detail) {
+        const table = denseRates(plan, date, this.year);
+        if (table === null) return { available: false, missing: [] };
+        const fast = densePremium(prepared, table, plan);
+        if (fast) return fast;
+      }
+    }
+    const rates = plan.ratesOn(date);
+    if (!rates) return { available: false, missing: [] };
     const rating = {
       planYear: this.year,
       rates,
       // Landscape files of 2014–2015 publish no EHB share: the whole premium counts (see README).
       ehbShare: plan.ehbShare ?? 1,
       catastrophic: plan.catastrophic,
-      familyTierState: plan.rateSource === 'rate-puf' && TIER_STATES.has(state) ? (state as TierState) : null,
+      familyTierState: tier,
     };
-    if (rating.familyTierState) {
+    if (tier) {
       return householdPremium(members, { ...rating, cohabitationRequired: plan.cohabitationRequired });
     }
     // Living apart changes who is rated only under the plan's own cohabitation rule: prepared per plan.
-    if (plan.cohabitationRequired && members.some((m) => m.doesNotCohabitate)) {
-      return ratedPremium(
-        rateHousehold(members, this.year, plan.cohabitationRequired),
-        rating,
-        this.options.memberDetail ?? false,
-      );
+    if (cohabitation) {
+      return ratedPremium(rateHousehold(members, this.year, plan.cohabitationRequired), rating, detail);
     }
-    let prepared = this.rated.get(members);
-    if (!prepared) {
-      prepared = rateHousehold(members, this.year);
-      this.rated.set(members, prepared);
-    }
-    if (!this.options.memberDetail) {
-      const fast = densePremium(
-        prepared,
-        denseRates(plan, this.household.effectiveDate, this.year, rates),
-        rating,
-      );
-      if (fast) return fast;
-    }
-    return ratedPremium(prepared, rating, this.options.memberDetail ?? false);
+    return ratedPremium(prepared!, rating, detail);
   }
+}
+
+/** NY and VT rate Rate PUF plans by family tier (family-tier.ts); landscape years have no such rows. */
+function tierStateOf(plan: MarketPlan): TierState | null {
+  if (plan.rateSource !== 'rate-puf') return null;
+  const state = plan.id.slice(5, 7);
+  return TIER_STATES.has(state) ? (state as TierState) : null;
 }
 
 /** Ages past this share the last Rate PUF band (`64 and over`). */
@@ -198,16 +203,15 @@ interface DenseRates {
   tobacco: Int32Array;
 }
 
-const dense = new WeakMap<MarketPlan, Map<string, DenseRates>>();
+/** Per plan, its dense rates of the last effective date asked for (null: no rates in force that day). */
+const dense = new WeakMap<MarketPlan, { date: string; table: DenseRates | null }>();
 
-function denseRates(plan: MarketPlan, date: string, year: number, rates: RateLookup): DenseRates {
-  let byDate = dense.get(plan);
-  if (!byDate) {
-    byDate = new Map();
-    dense.set(plan, byDate);
-  }
-  let table = byDate.get(date);
-  if (!table) {
+function denseRates(plan: MarketPlan, date: string, year: number): DenseRates | null {
+  const last = dense.get(plan);
+  if (last && last.date === date) return last.table;
+  const rates = plan.ratesOn(date);
+  let table: DenseRates | null = null;
+  if (rates) {
     table = { individual: new Int32Array(LAST_BAND_AGE + 1), tobacco: new Int32Array(LAST_BAND_AGE + 1) };
     for (let age = 0; age <= LAST_BAND_AGE; age += 1) {
       const key = rateAgeKey(age, year);
@@ -216,8 +220,8 @@ function denseRates(plan: MarketPlan, date: string, year: number, rates: RateLoo
       table.individual[age] = plain ? plain.individualRate : -1;
       table.tobacco[age] = user ? (user.tobaccoRate ?? user.individualRate) : -1;
     }
-    if (byDate.size < 8) byDate.set(date, table);
   }
+  dense.set(plan, { date, table });
   return table;
 }
 
@@ -228,12 +232,11 @@ function denseRates(plan: MarketPlan, date: string, year: number, rates: RateLoo
 function densePremium(
   household: RatedHousehold,
   rates: DenseRates,
-  plan: PlanRating,
+  plan: MarketPlan,
 ): HouseholdPremium | undefined {
   const { members, statuses } = household;
   let total = 0;
   let eligible = 0;
-  let children = 0;
   for (let i = 0; i < members.length; i += 1) {
     if (statuses[i] !== 'rated') continue;
     const member = members[i]!;
@@ -242,24 +245,29 @@ function densePremium(
     if (rate < 0) return undefined;
     total += rate;
     if (member.aptcEligible) eligible += rate;
-    if (member.age < PEDIATRIC_AGE_LIMIT) children += 1;
   }
+  // Landscape files of 2014–2015 publish no EHB share: the whole premium counts (see README).
+  const share = plan.ehbShare ?? 1;
   return {
     available: true,
     premium: total,
-    ehbPremium: applyShare(total, plan.ehbShare),
-    aptcEligiblePremium: plan.catastrophic ? 0 : applyShare(eligible, plan.ehbShare),
-    pediatricEhbPremium:
-      plan.pediatricDentalEhb === undefined || plan.pediatricDentalEhb === null
-        ? null
-        : plan.pediatricDentalEhb * children,
+    ehbPremium: applyShare(total, share),
+    aptcEligiblePremium: plan.catastrophic ? 0 : applyShare(eligible, share),
+    // The county market carries no pediatric dental apportionment (premium.ts `pediatricDentalEhb`).
+    pediatricEhbPremium: null,
     members: [],
   };
 }
 
-/** Silver medical plans of the individual market: the plans a benchmark is chosen from. */
+/** Silver medical plans of the individual market: the plans a benchmark is chosen from (kept per list). */
+const silverOf = new WeakMap<readonly MarketPlan[], MarketPlan[]>();
 function benchmarkCandidates(plans: readonly MarketPlan[]): MarketPlan[] {
-  return plans.filter((p) => p.metalLevel === 'Silver' && !p.dental && p.market === 'Individual');
+  let silver = silverOf.get(plans);
+  if (!silver) {
+    silver = plans.filter((p) => p.metalLevel === 'Silver' && !p.dental && p.market === 'Individual');
+    silverOf.set(plans, silver);
+  }
+  return silver;
 }
 
 export interface RankedPlan {
@@ -281,18 +289,20 @@ export function rankSilverByEhb(
 ): RankedPlan[] {
   const ranked: RankedPlan[] = [];
   // Members of the coverage family have no other MEC by definition; everyone given is rated.
-  const own = new HouseholdPricer(
-    year,
-    household,
-    members.map((m) => ({ ...m, input: { ...m.input, has_mec: false } })),
-    () => true,
-    { ignoreTobacco: true },
-  );
+  let own: HouseholdPricer | undefined;
+  const ownPrice = (plan: MarketPlan) =>
+    (own ??= new HouseholdPricer(
+      year,
+      household,
+      members.map((m) => ({ ...m, input: { ...m.input, has_mec: false } })),
+      () => true,
+      { ignoreTobacco: true },
+    )).price(plan);
   // When the coverage family is the whole household, a plan that rates nobody as a tobacco user has the
   // same EHB premium in the household's own pricing: reuse it rather than price the plan twice.
   const reuse = shared && members.length === household.members.length && shared.everyoneEligible;
   for (const plan of benchmarkCandidates(plans)) {
-    const priced = reuse && !shared.ratesTobacco(plan) ? shared.price(plan) : own.price(plan);
+    const priced = reuse && !shared.ratesTobacco(plan) ? shared.price(plan) : ownPrice(plan);
     if (priced.available) ranked.push({ plan, amount: priced.ehbPremium });
   }
   return ranked.sort((a, b) => a.amount - b.amount || (a.plan.id < b.plan.id ? -1 : 1));
@@ -334,6 +344,7 @@ export function priceAll(
 ): PricedPlan[] {
   const eligibleOf = (m: Member) => eligibility.people[m.index]?.aptcEligible ?? false;
   const pricer = shared ?? new HouseholdPricer(year, household, household.members, eligibleOf);
+  const aptc = eligibility.aptc.aptc;
   // Nobody to price: no people, or everyone has other coverage (`has_mec`) and so does not enrol.
   const nobody =
     household.members.length === 0
@@ -352,7 +363,7 @@ export function priceAll(
       const unavailable = unavailableReason(plan, premium, household.effectiveDate);
       return { plan, csr, premium, credit: 0, premiumWithCredit: 0, unavailable };
     }
-    const { credit, premiumWithCredit } = applyCredit(eligibility.aptc.aptc, {
+    const { credit, premiumWithCredit } = applyCredit(aptc, {
       premium: premium.premium,
       aptcEligiblePremium: premium.aptcEligiblePremium,
       catastrophic: plan.catastrophic,

@@ -214,6 +214,7 @@ export function sortedPage(
   };
   const keyed = (row: SearchRow): Keyed => ({ row, k: key(row), premium: row.premiumWithCredit ?? Infinity });
   const wanted = Math.min(rows.length, offset + limit);
+  if (wanted === 0) return [];
   if (wanted * 4 >= rows.length) {
     return rows
       .map(keyed)
@@ -222,9 +223,14 @@ export function sortedPage(
       .map((k) => k.row);
   }
   const best: Keyed[] = [];
+  const probe: Keyed = { row: rows[0]!, k: null, premium: 0 };
   for (const row of rows) {
-    const item = keyed(row);
-    if (best.length === wanted && compare(item, best[wanted - 1]!) >= 0) continue;
+    // Rows that cannot enter the page are compared through one reused probe, not a new object each.
+    probe.row = row;
+    probe.k = key(row);
+    probe.premium = row.premiumWithCredit ?? Infinity;
+    if (best.length === wanted && compare(probe, best[wanted - 1]!) >= 0) continue;
+    const item = { ...probe };
     let lo = 0;
     let hi = best.length;
     while (lo < hi) {
