@@ -91,13 +91,14 @@ export function authDeps(
 export function plansDeps(config: Config, storage: Storage, redis?: Redis, now = Date.now): PlansDeps {
   const datasets = createDatasetStore(storage.db);
   const planDetails = createPlanDetailStore(storage.db);
+  const geography = createGeographyStore(storage.db);
   const ratingAreas = createRatingAreaStore(storage.db);
   const medicaid = createMedicaidStore(storage.db);
   const samples = createSampleTracker(() => datasets.listDatasets(), now);
   return {
     apiKeys: createApiKeyStore(storage.db),
     datasets,
-    geography: createGeographyStore(storage.db),
+    geography,
     ratingAreas,
     marketplace: createMarketplaceStore(storage.db),
     medicaid,
@@ -105,6 +106,7 @@ export function plansDeps(config: Config, storage: Storage, redis?: Redis, now =
     planDetails,
     markets: createMarketService({
       reader: createCountyMarketReader(storage.db, planDetails),
+      geography,
       ratingAreas,
       medicaid,
       samples,

@@ -370,6 +370,23 @@ describe('household endpoints (fixture PUF market, Hays County TX, 2026)', () =>
       assert.deepEqual(await ichra(41.86, couple), { affordable: true, premium: 473.46 });
     });
 
+    test('an employee with other coverage (has_mec) → 1003, not a $0 premium', async () => {
+      await assertPlanError(
+        await post('/households/ichra', {
+          household: { income: 50_000, people: [{ age: 30, has_mec: true }] },
+          place: PLACE,
+          hra: 100,
+          year: YEAR,
+        }),
+        {
+          code: '1003',
+          status: '400',
+          message: 'invalid ichra request',
+          error: 'household.people[0]: the employee has other coverage (has_mec): no ICHRA premium to test',
+        },
+      );
+    });
+
     test('no income → 1003; no silver plan → 1016', async () => {
       const withoutIncome = omit(CMS_HOUSEHOLD, 'income');
       await assertPlanError(

@@ -700,16 +700,20 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
       assert.deepEqual(answer.ranges.premiums, { min: 0, max: 0 });
     });
 
-    test('an effective date no rate is in force on: premiums unavailable, not an error', async () => {
-      const answer = await search({ household: { effective_date: '2027-02-01', people: [{ age: 40 }] } });
-      assert.equal(answer.total, 11);
-      for (const plan of answer.plans) {
-        assert.equal(plan.premium, null, plan.id);
-        assert.equal(
-          plan.premium_unavailable,
-          'no rate of this plan is in force on the effective date 2027-02-01',
-        );
-      }
+    test('an effective date outside the market year → 1003', async () => {
+      const response = await post(
+        '/plans/search',
+        JSON.stringify({
+          place: PLACE,
+          market: 'Individual',
+          year: YEAR,
+          household: { effective_date: '2027-02-01', people: [{ age: 40 }] },
+        }),
+      );
+      const body = (await response.json()) as Record<string, string>;
+      assert.equal(response.status, 400);
+      assert.equal(body.code, '1003');
+      assert.equal(body.error, `household.effective_date: 2027-02-01 is not in market year ${YEAR}`);
     });
 
     test('a text/plain body (the HealthCare.gov front end) and the year as a query parameter', async () => {
@@ -743,7 +747,7 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
         'a 4-digit countyfips',
         { place: { ...PLACE, countyfips: '4820' }, market: 'Individual', year: YEAR },
         'invalid plan search request',
-        PLACE_FIX,
+        'place.countyfips: must match pattern "^[0-9]{5}$"',
       ],
       [
         'no market',
@@ -795,7 +799,7 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
         'an age that is no number',
         { place: PLACE, market: 'Individual', year: YEAR, household: { people: [{ age: 'forty' }] } },
         'invalid plan search request',
-        'household: income (a number) and people (each with age 0–130 or dob YYYY-MM-DD; gender Male or Female; booleans as booleans)',
+        'household.people[0].age: must be integer',
       ],
       [
         'a state that runs its own exchange (CA, 2026)',
@@ -955,7 +959,7 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
         code: '1003',
         status: '400',
         message: 'invalid plans request',
-        error: 'plan_ids: 1 to 100 14-character HIOS plan ids',
+        error: 'plan_ids[0]: must match pattern "^[0-9]{5}[A-Z]{2}[0-9]{7}$"',
       });
     });
   });

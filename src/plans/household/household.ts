@@ -66,6 +66,9 @@ function checkDate(text: string, field: string): void {
 export function settleHousehold(household: HouseholdInput | undefined, year: number): SettledHousehold {
   const effectiveDate = coverageEffectiveDate(year, household?.effective_date);
   checkDate(effectiveDate, 'household.effective_date');
+  if (!effectiveDate.startsWith(`${year}-`)) {
+    invalidHousehold(`household.effective_date: ${effectiveDate} is not in market year ${year}`);
+  }
   const people = household?.people ?? [];
   const members = people.map((input, index) => {
     const at = `household.people[${index}]`;
@@ -177,7 +180,11 @@ export function householdEligibility(input: EligibilityInput): HouseholdEligibil
     const medicaid = medicaidChipEligibility({ ...m.input, age: m.age }, medicaidFpl.percent, limits);
     return {
       isMedicaidChip: medicaid.is_medicaid_chip,
-      inCoverageGap: !m.input.has_mec && inCoverageGap(fpl.percent, limits, medicaid.is_medicaid_chip),
+      // Not in the gap when the 2021 unemployment rule makes the household an applicable taxpayer.
+      inCoverageGap:
+        !m.input.has_mec &&
+        !credit.treatedAsApplicable &&
+        inCoverageGap(fpl.percent, limits, medicaid.is_medicaid_chip),
       aptcEligible: isAptcEligibleMember({ ...m.input, isMedicaidChip: medicaid.is_medicaid_chip }),
     };
   });

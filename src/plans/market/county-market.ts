@@ -13,8 +13,8 @@ import { mergeBusinessRules, type BusinessRule } from '../store/business-rules.j
 import type { PlanDetails } from '../store/plan-details.js';
 
 /**
- * A county's market in one plan year: the plans sold at a place (county and ZIP) and the rates each
- * charges in the place's rating area, read once from the database and then priced for any household
+ * A county's market in one plan year: the plans sold in the county (each with the ZIPs it is limited to,
+ * if any) and the rates each charges in one rating area, read once from the database and then priced for any household
  * (pricing/, eligibility/) without further I/O.
  */
 
@@ -33,6 +33,8 @@ export type RateSource = 'rate-puf' | 'landscape' | 'none';
 /** A plan as the market holds it: what filters and sorts need, its rates, and its details for the answer. */
 export interface MarketPlan {
   id: string;
+  /** The ZIPs of the county it is sold in (a partial-county service area), or null: the whole county. */
+  zips: ReadonlySet<string> | null;
   issuerId: string;
   issuerName: string;
   name: string;
@@ -166,11 +168,6 @@ function issuerRules(rule: BusinessRule): Pick<MarketPlan, 'ageRule' | 'cohabita
   return { ageRule, cohabitationRequired: (relationship) => required.get(relationship ?? '') ?? false };
 }
 
-/** Whether a partial county's ZIP list (`"49070,49311"`) names the ZIP. */
-function zipListed(zips: string, zipcode: string): boolean {
-  return `,${zips},`.includes(`,${zipcode},`);
-}
-
 function marketsOf(market: MarketKind): string[] {
   return market === 'Any' ? ['Individual', 'SHOP'] : [market];
 }
@@ -181,10 +178,15 @@ export function createCountyMarketReader(
   details: { findManyPlanDetails(year: number, ids: readonly string[]): Promise<Map<string, PlanDetails>> },
 ) {
   /**
-   * Plans of the Plan Attributes PUF sold at the place: their issuer's service area (Service Area PUF)
-   * covers the whole state, the whole county, or — for a partial county — the ZIP; same market.
+   * Plans of the Plan Attributes PUF sold in the county: their issuer's service area (Service Area PUF)
+   * covers the whole state, the whole county, or — for a partial county — listed ZIPs; same market. Each
+   * id maps to the ZIPs it is limited to, or null where it is sold in the whole county.
    */
-  async function pufPlanIds(year: number, place: Place, markets: string[]): Promise<string[]> {
+  async function pufPlans(
+    year: number,
+    place: Place,
+    markets: string[],
+  ): Promise<Map<string, Set<string> | null>> {
     const [county, statewide] = await Promise.all([
       db
         .selectFrom('service_areas')
@@ -200,14 +202,24 @@ export function createCountyMarketReader(
         .where('cover_entire_state', '=', 1)
         .execute(),
     ]);
-    const areas = new Set<string>();
+    // Per service area: null = the whole county; else the union of the ZIPs its partial rows list.
+    const areas = new Map<string, Set<string> | null>();
     for (const row of [...county, ...statewide]) {
       if (!markets.includes(row.market)) continue;
-      if (Number(row.partial_county) === 1 && !zipListed(row.zips, place.zipcode)) continue;
-      areas.add(`${row.issuer_id}|${row.service_area_id}|${row.market}`);
+      const key = `${row.issuer_id}|${row.service_area_id}|${row.market}`;
+      if (Number(row.partial_county) !== 1) {
+        areas.set(key, null);
+        continue;
+      }
+      const known = areas.get(key);
+      if (known === null) continue;
+      const zips = known ?? new Set<string>();
+      for (const zip of row.zips.split(',')) if (zip) zips.add(zip);
+      areas.set(key, zips);
     }
-    if (areas.size === 0) return [];
-    const issuers = [...new Set([...areas].map((a) => a.split('|')[0]!))];
+    const out = new Map<string, Set<string> | null>();
+    if (areas.size === 0) return out;
+    const issuers = [...new Set([...areas.keys()].map((a) => a.split('|')[0]!))];
     const plans = await db
       .selectFrom('plans')
       .select(['plan_id', 'issuer_id', 'service_area_id', 'market'])
@@ -215,9 +227,11 @@ export function createCountyMarketReader(
       .where('source', '=', 'plan-attributes')
       .where('issuer_id', 'in', issuers)
       .execute();
-    return plans
-      .filter((p) => areas.has(`${p.issuer_id}|${p.service_area_id ?? ''}|${p.market}`))
-      .map((p) => p.plan_id);
+    for (const p of plans) {
+      const limit = areas.get(`${p.issuer_id}|${p.service_area_id ?? ''}|${p.market}`);
+      if (limit !== undefined) out.set(p.plan_id, limit);
+    }
+    return out;
   }
 
   /**
@@ -254,8 +268,8 @@ export function createCountyMarketReader(
   return {
     async read(year: number, place: Place, ratingArea: number, market: MarketKind): Promise<CountyMarket> {
       const markets = marketsOf(market);
-      const [pufIds, landscapeRows] = await Promise.all([
-        pufPlanIds(year, place, markets),
+      const [pufLimits, landscapeRows] = await Promise.all([
+        pufPlans(year, place, markets),
         db
           .selectFrom('plan_counties')
           .select(['plan_id', 'rating_area', 'premiums'])
@@ -273,6 +287,7 @@ export function createCountyMarketReader(
         landscape.size === 0 && landscapeRows.length > 0
           ? await ratesFromOtherCounties(year, landscapeRows, ratingArea, landscape)
           : [];
+      const pufIds = [...pufLimits.keys()];
       const ids = [...new Set([...pufIds, ...landscape.keys(), ...unrated])];
       if (ids.length === 0) return { year, place, ratingArea, plans: [] };
       const issuerIds = [...new Set(ids.map((id) => id.slice(0, 5)))];
@@ -339,6 +354,7 @@ export function createCountyMarketReader(
           }
         }
         plans.push({
+          zips: pufLimits.get(id) ?? null,
           id,
           issuerId: d.issuer.id,
           issuerName: d.issuer.name,

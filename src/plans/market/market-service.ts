@@ -1,5 +1,6 @@
 import { planError } from '../errors.js';
 import type { SampleTracker } from '../gateway/sample-data.js';
+import type { GeographyStore } from '../store/geography.js';
 import type { MedicaidLimits, MedicaidStore } from '../store/medicaid.js';
 import type { RatingAreaStore } from '../store/rating-areas.js';
 import { findState } from '../tables/states.js';
@@ -18,8 +19,15 @@ export const MARKET_KINDS = [
   'business-rules',
 ];
 
-/** Entries kept per process (a county market of a hundred plans is a few hundred kilobytes). */
-const MAX_MARKETS = 256;
+/**
+ * County markets kept per process. A county of 180 plans with their details is a few megabytes (Dallas
+ * PY2025: about 3.6 MB), so at most some 200 MB; the least recently used goes first.
+ */
+const MAX_MARKETS = 48;
+/** Small answers (rating areas, a ZIP's counties) kept per process. */
+const MAX_SMALL = 4096;
+/** ZIP-filtered views kept per county market (a county has at most a few hundred ZIPs). */
+const MAX_ZIP_VIEWS = 512;
 
 /**
  * County markets and Medicaid limits, read from the database and kept in this process while the datasets
@@ -29,12 +37,16 @@ const MAX_MARKETS = 256;
  */
 export function createMarketService(deps: {
   reader: CountyMarketReader;
+  geography: GeographyStore;
   ratingAreas: RatingAreaStore;
   medicaid: MedicaidStore;
   samples: SampleTracker;
 }) {
   const markets = new Map<string, Promise<CountyMarket>>();
   const medicaid = new Map<string, Promise<MedicaidLimits | undefined>>();
+  const areas = new Map<string, Promise<number | undefined>>();
+  const zipCounties = new Map<string, Promise<Set<string>>>();
+  const zipViews = new WeakMap<CountyMarket, Map<string, CountyMarket>>();
 
   // Per list of datasets (the tracker keeps one list until it re-reads): kinds|year → signature.
   const signatures = new WeakMap<object, Map<string, string>>();
@@ -49,7 +61,12 @@ export function createMarketService(deps: {
     let text = known.get(key);
     if (text === undefined) {
       text = datasets
-        .filter((d) => kinds.includes(d.kind) && (d.year === year || d.year === 0))
+        // Rating areas are read from the latest table at or before the year (rating-areas.ts).
+        .filter(
+          (d) =>
+            kinds.includes(d.kind) &&
+            (d.year === year || d.year === 0 || (d.kind === 'rating-areas' && d.year <= year)),
+        )
         .map((d) => `${d.kind}:${d.year}:${d.loadedAt}`)
         .sort()
         .join(',');
@@ -58,7 +75,12 @@ export function createMarketService(deps: {
     return text;
   }
 
-  function remember<T>(cache: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {
+  function remember<T>(
+    cache: Map<string, Promise<T>>,
+    key: string,
+    read: () => Promise<T>,
+    max = MAX_MARKETS,
+  ): Promise<T> {
     const known = cache.get(key);
     if (known) {
       // Most recently used last: the oldest entry is the first to go.
@@ -71,8 +93,49 @@ export function createMarketService(deps: {
     promise.catch(() => {
       if (cache.get(key) === promise) cache.delete(key);
     });
-    while (cache.size > MAX_MARKETS) cache.delete(cache.keys().next().value!);
+    while (cache.size > max) cache.delete(cache.keys().next().value!);
     return promise;
+  }
+
+  /** The county market as one ZIP sees it: plans limited to other ZIPs of a partial county left out. */
+  function zipView(county: CountyMarket, place: Place): CountyMarket {
+    if (county.plans.every((p) => p.zips === null)) return { ...county, place };
+    let views = zipViews.get(county);
+    if (!views) {
+      views = new Map();
+      zipViews.set(county, views);
+    }
+    let view = views.get(place.zipcode);
+    if (!view) {
+      view = {
+        ...county,
+        place,
+        plans: county.plans.filter((p) => p.zips === null || p.zips.has(place.zipcode)),
+      };
+      if (views.size < MAX_ZIP_VIEWS) views.set(place.zipcode, view);
+    }
+    return view;
+  }
+
+  /**
+   * 1003 when the HUD ZIP–county crosswalk knows the ZIP and places it in other counties only; a ZIP it
+   * does not know (or no crosswalk loaded) is taken as given.
+   */
+  async function refuseZipOutsideCounty(place: Place): Promise<void> {
+    const sig = await signature(['zip-county'], 0);
+    const counties = await remember(
+      zipCounties,
+      `${sig}|${place.zipcode}`,
+      async () => new Set((await deps.geography.findCountiesByZip(place.zipcode, 50)).map((c) => c.fips)),
+      MAX_SMALL,
+    );
+    if (counties.size > 0 && !counties.has(place.countyfips)) {
+      throw planError(
+        1003,
+        `place.zipcode: ${place.zipcode} is not in county ${place.countyfips} (HUD ZIP–county crosswalk: ${[...counties].join(', ')})`,
+        'invalid place',
+      );
+    }
   }
 
   return {
@@ -90,25 +153,34 @@ export function createMarketService(deps: {
           'invalid place',
         );
       }
+      await refuseZipOutsideCounty(place);
       const sig = await signature(MARKET_KINDS, year);
-      const key = `${sig}|${year}|${place.state}|${place.countyfips}|${place.zipcode}|${market}`;
-      return remember(markets, key, async () => {
-        const area = await deps.ratingAreas.findRatingArea({
-          year,
-          state: place.state,
-          fips: place.countyfips,
-          zipcode: place.zipcode,
-        });
-        if (!area) {
-          throw planError(
-            1017,
-            `No rate area could be determined for county ${place.countyfips}, ZIP ${place.zipcode} in ${year}`,
-          );
-        }
-        return deps.reader.read(year, place, area.area, market);
-      });
+      const areaKey = `${sig}|${year}|${place.state}|${place.countyfips}|${place.zipcode.slice(0, 3)}`;
+      const area = await remember(
+        areas,
+        areaKey,
+        async () =>
+          (
+            await deps.ratingAreas.findRatingArea({
+              year,
+              state: place.state,
+              fips: place.countyfips,
+              zipcode: place.zipcode,
+            })
+          )?.area,
+        MAX_SMALL,
+      );
+      if (area === undefined) {
+        throw planError(
+          1017,
+          `No rate area could be determined for county ${place.countyfips}, ZIP ${place.zipcode} in ${year}`,
+        );
+      }
+      // One market per county and rating area, every ZIP's plans in it; a ZIP sees its view of it.
+      const key = `${sig}|${year}|${place.state}|${place.countyfips}|${area}|${market}`;
+      const county = await remember(markets, key, () => deps.reader.read(year, place, area, market));
+      return zipView(county, place);
     },
-
     /** The state's Medicaid/CHIP limits of the year (latest quarter), or undefined when none are loaded. */
     async medicaidLimits(state: string, year: number): Promise<MedicaidLimits | undefined> {
       const sig = await signature(['medicaid'], year);

@@ -78,7 +78,7 @@ export const RATED_CHILDREN_LIMIT = 3;
 const CHILD_AGE_LIMIT = 21;
 /** Pediatric EHB services run to age 19 (45 CFR 156.115(a)(6)). */
 const PEDIATRIC_AGE_LIMIT = 19;
-const PARTNERS = new Set(['Spouse', 'Life Partner', 'Self']);
+const SPOUSES = new Set(['Spouse', 'Life Partner']);
 
 /**
  * Who enrols. `has_mec` members are left out of the premium household (research §3.5.1: other minimum
@@ -87,7 +87,8 @@ const PARTNERS = new Set(['Spouse', 'Life Partner', 'Self']);
  */
 function statusBeforeChildRule(member: PricedMember, index: number, plan: PlanRating): MemberStatus {
   if (member.hasMec) return 'has-mec';
-  if (index > 0 && member.doesNotCohabitate && plan.cohabitationRequired?.(member.relationship)) {
+  const subscriber = member.relationship === 'Self' || (!member.relationship && index === 0);
+  if (!subscriber && member.doesNotCohabitate && plan.cohabitationRequired?.(member.relationship)) {
     return 'does-not-cohabitate';
   }
   return 'rated';
@@ -95,14 +96,17 @@ function statusBeforeChildRule(member: PricedMember, index: number, plan: PlanRa
 
 /**
  * 45 CFR 147.102(c)(1): a family premium is the sum of its members' premiums, but "the premiums for no
- * more than the three oldest covered children under age 21 must be taken into account". A child is a
- * covered dependant under 21 (not the subscriber, not a spouse or partner); equal ages keep input order.
+ * more than the three oldest covered children under age 21 must be taken into account". A child is any
+ * covered member under 21 who is not a spouse or partner — whatever their place in the list, and the
+ * subscriber too when the policy covers only children (a child-only policy, or a family whose parent has
+ * other coverage); equal ages keep input order. The oldest are kept, so an adult subscriber (21+) is
+ * never a child and a young subscriber outranks their younger siblings.
  */
 function applyThreeChildRule(members: readonly PricedMember[], statuses: MemberStatus[]): void {
   const children = members
     .map((member, index) => ({ member, index }))
-    .filter(({ index }) => statuses[index] === 'rated' && index > 0)
-    .filter(({ member }) => member.age < CHILD_AGE_LIMIT && !PARTNERS.has(member.relationship ?? ''))
+    .filter(({ index }) => statuses[index] === 'rated')
+    .filter(({ member }) => member.age < CHILD_AGE_LIMIT && !SPOUSES.has(member.relationship ?? ''))
     .sort((a, b) => b.member.age - a.member.age || a.index - b.index);
   for (const { index } of children.slice(RATED_CHILDREN_LIMIT)) statuses[index] = 'child-beyond-three';
 }

@@ -58,12 +58,11 @@ export const Person = Type.Object({
   pregnant_with: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
   does_not_cohabitate: Type.Optional(Type.Boolean()),
   relationship: Type.Optional(
-    Type.Union(
-      [...RELATIONSHIPS_2021, ...RELATIONSHIPS_TO_2020].map((r) => Type.Literal(r)),
-      {
-        description: 'relationship to the first person (Self); must be valid for the market year',
-      },
-    ),
+    Type.Unsafe<(typeof RELATIONSHIPS_2021)[number] | (typeof RELATIONSHIPS_TO_2020)[number]>({
+      type: 'string',
+      enum: [...RELATIONSHIPS_2021, ...RELATIONSHIPS_TO_2020],
+      description: 'relationship to the first person (Self); must be valid for the market year',
+    }),
   ),
   utilization_level: Type.Optional(
     Type.Union([Type.Literal('Low'), Type.Literal('Medium'), Type.Literal('High')]),

@@ -231,6 +231,13 @@ export function registerHouseholdPlanRoutes(api: App, deps: PlansDeps): void {
         );
       }
       const employee = context.household.members.slice(0, 1);
+      if (employee[0]!.input.has_mec) {
+        throw planError(
+          1003,
+          'household.people[0]: the employee has other coverage (has_mec): no ICHRA premium to test',
+          'invalid ichra request',
+        );
+      }
       const lcsp = lowestByPremium(context, 'Silver', employee);
       if (!lcsp) tooFewPlans(context, 'silver');
       // pct in hundredths of a percent: income × pct / (100 × 100) a year, / 12 a month.

@@ -23,7 +23,17 @@ export function refuseInvalidInput(
   const failure = request.validationError;
   if (!failure) return;
   const first = (failure.validation as SchemaFailure[] | undefined)?.[0];
-  const name = first?.params?.missingProperty ?? first?.instancePath.split('/').filter(Boolean)[0] ?? '';
+  const segments = first?.instancePath.split('/').filter(Boolean) ?? [];
+  const missing = first?.params?.missingProperty;
+  const name = segments[0] ?? missing ?? '';
+  // Inside a body (household.people[2].age), the exact place and what is wrong with it.
+  if (segments.length > 0 && (segments.length > 1 || missing !== undefined)) {
+    const path = [...segments, ...(missing === undefined ? [] : [missing])]
+      .map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`))
+      .join('');
+    const problem = missing === undefined ? (first?.message ?? 'is invalid') : 'is required';
+    throw invalidInput(what, `${path}: ${problem}`);
+  }
   const fix =
     fixes[name] ??
     COMMON_FIXES[name] ??

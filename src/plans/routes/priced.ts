@@ -11,6 +11,8 @@ import type { CountyMarket } from '../market/county-market.js';
 import { MARKET_KINDS } from '../market/market-service.js';
 import type { PlansDeps } from '../deps.js';
 import { benchmarkPlan, HouseholdPricer } from '../search/pricing.js';
+import { planError } from '../errors.js';
+import { marketYears } from '../market-years.js';
 import { refuseOwnExchange } from './marketplace.js';
 import { yearOrCurrent } from './market-year.js';
 import type { PricedRequest } from './household-input.js';
@@ -46,6 +48,14 @@ export async function marketContext(
   const queryYear = (request.query as { year?: number } | undefined)?.year;
   const year = await yearOrCurrent(deps, body.year ?? queryYear);
   usesData(request, PRICED_KINDS, year);
+  const { supported } = marketYears(await deps.samples.datasets());
+  if (!supported.includes(year)) {
+    throw planError(
+      1003,
+      `year: no plans are loaded for ${year} (market years: ${supported.join(', ') || 'none'})`,
+      'invalid year',
+    );
+  }
   await refuseOwnExchange(deps, body.place.state, year);
   const market = await deps.markets.countyMarket(year, body.place, body.market ?? 'Individual');
   return { year, market, household: settleHousehold(body.household, year) };

@@ -168,7 +168,7 @@ export class HouseholdPricer {
       rates,
       // Landscape files of 2014–2015 publish no EHB share: the whole premium counts (see README).
       ehbShare: plan.ehbShare ?? 1,
-      catastrophic: plan.catastrophic,
+      catastrophic: !creditable(plan),
       familyTierState: tier,
     };
     if (tier) {
@@ -180,6 +180,16 @@ export class HouseholdPricer {
     }
     return ratedPremium(prepared!, rating, detail);
   }
+}
+
+/**
+ * Whether the credit can pay for the plan: a qualified health plan of the individual market
+ * (26 U.S.C. 36B(c)(3)(A)) that is not catastrophic. SHOP plans are employer coverage; a stand-alone
+ * dental plan could take the credit only for its pediatric EHB portion, which no file we load states,
+ * so it takes none here.
+ */
+export function creditable(plan: MarketPlan): boolean {
+  return plan.market === 'Individual' && !plan.catastrophic && !plan.dental;
 }
 
 /** NY and VT rate Rate PUF plans by family tier (family-tier.ts); landscape years have no such rows. */
@@ -252,7 +262,7 @@ function densePremium(
     available: true,
     premium: total,
     ehbPremium: applyShare(total, share),
-    aptcEligiblePremium: plan.catastrophic ? 0 : applyShare(eligible, share),
+    aptcEligiblePremium: creditable(plan) ? applyShare(eligible, share) : 0,
     // The county market carries no pediatric dental apportionment (premium.ts `pediatricDentalEhb`).
     pediatricEhbPremium: null,
     members: [],
@@ -366,7 +376,7 @@ export function priceAll(
     const { credit, premiumWithCredit } = applyCredit(aptc, {
       premium: premium.premium,
       aptcEligiblePremium: premium.aptcEligiblePremium,
-      catastrophic: plan.catastrophic,
+      catastrophic: !creditable(plan),
     });
     return { plan, csr, premium, credit, premiumWithCredit };
   });

@@ -10,7 +10,8 @@ const CATASTROPHIC_AGE_LIMIT = 30;
 
 /**
  * Whether the search shows catastrophic plans: `catastrophic_override` decides when given; else only when
- * every member is under 30 or someone has a hardship exemption (research §3.1). With no people, shown.
+ * every enrolling member (no `has_mec`) is under 30 or someone has a hardship exemption (research §3.1).
+ * With nobody enrolling, shown.
  */
 export function showCatastrophic(
   household: SettledHousehold,
@@ -18,10 +19,11 @@ export function showCatastrophic(
   override: boolean | undefined,
 ): boolean {
   if (override !== undefined) return override;
-  if (household.members.length === 0) return true;
+  // The people who enrol: someone with other coverage (`has_mec`) is not on the policy.
+  const enrolling = household.members.filter((m) => !m.input.has_mec);
+  if (enrolling.length === 0) return true;
   return (
-    household.members.every((m) => m.age < CATASTROPHIC_AGE_LIMIT) ||
-    eligibility.people.some((p) => p.inCoverageGap)
+    enrolling.every((m) => m.age < CATASTROPHIC_AGE_LIMIT) || eligibility.people.some((p) => p.inCoverageGap)
   );
 }
 
