@@ -65,6 +65,8 @@ export async function writeGeneratedRates(
     const lines = [RATE_COLUMNS.join(',')];
     for (const plan of plans) {
       const rate21 = (METAL_BASE[plan.metal_level] ?? 450) * planFactor(plan.plan_id);
+      // About half the plans surcharge tobacco users (×1.25, within the 1.5:1 limit of 45 CFR 147.102).
+      const tobacco = planFactor(`${plan.plan_id}t`) > 1;
       for (const { label, factor } of FEDERAL_AGE_CURVE) {
         lines.push(
           [
@@ -77,10 +79,10 @@ export async function writeGeneratedRates(
             `${SEARCH_YEAR}-12-31`,
             plan.plan_id,
             `Rating Area ${area.area}`,
-            'No Preference',
+            tobacco ? 'Tobacco User/Non-Tobacco User' : 'No Preference',
             label,
             (rate21 * factor).toFixed(2),
-            '',
+            tobacco ? (rate21 * factor * 1.25).toFixed(2) : '',
             ...Array<string>(7).fill(''),
           ].join(','),
         );
@@ -97,7 +99,8 @@ export async function writeGeneratedRates(
 /**
  * 32 households of four (two adults 25–60, two children 0–17), incomes 225–400 % of the 2024 poverty line
  * for four ($31,200): every adult and child APTC-eligible (above Texas's 206 % CHIP limit), so every plan is
- * priced with a credit; 225–250 % also see the 73 % CSR variants. Deterministic, so runs compare.
+ * priced with a credit; 225–250 % also see the 73 % CSR variants; in one household of four the first adult
+ * uses tobacco. Deterministic, so runs compare.
  */
 function searchBodies(): string[] {
   let seed = 20251;
@@ -105,11 +108,11 @@ function searchBodies(): string[] {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
     return seed % n;
   };
-  const person = (age: number, relationship: string, gender: string) => ({
+  const person = (age: number, relationship: string, gender: string, tobacco = false) => ({
     age,
     aptc_eligible: true,
     gender,
-    uses_tobacco: false,
+    uses_tobacco: tobacco,
     relationship,
   });
   const bodies: string[] = [];
@@ -122,7 +125,8 @@ function searchBodies(): string[] {
         household: {
           income,
           people: [
-            person(first, 'Self', 'Male'),
+            // One household in four has a smoker: tobacco rates where plans file them.
+            person(first, 'Self', 'Male', i % 4 === 3),
             person(second, 'Spouse', 'Female'),
             person(next(18), 'Child', 'Female'),
             person(next(18), 'Child', 'Male'),

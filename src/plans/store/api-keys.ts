@@ -39,6 +39,7 @@ function toKey(row: Database['api_keys']): ApiKey {
 
 /** Plan-API keys, stored as SHA-256 of the key: the key itself is shown once, when created. */
 export function createApiKeyStore(db: Kysely<Database>) {
+  const findByHash = db.selectFrom('api_keys').selectAll().where('key_hash', '=', '').compile();
   return {
     async createKey(input: NewApiKey, now: number): Promise<{ key: string; record: ApiKey }> {
       const key = input.key ?? randomBytes(16).toString('hex');
@@ -82,12 +83,12 @@ export function createApiKeyStore(db: Kysely<Database>) {
 
     /** The key a request presents, if it exists at all (the caller checks revocation and expiry). */
     async findKey(key: string): Promise<ApiKey | undefined> {
-      const row = await db
-        .selectFrom('api_keys')
-        .selectAll()
-        .where('key_hash', '=', sha256(key))
-        .executeTakeFirst();
-      return row ? toKey(row) : undefined;
+      // Every plan-API request asks this: the query is built and compiled once, then run with the hash.
+      const { rows } = await db.executeQuery<Database['api_keys']>({
+        ...findByHash,
+        parameters: [sha256(key)],
+      });
+      return rows[0] ? toKey(rows[0]) : undefined;
     },
 
     async listKeys(): Promise<ApiKey[]> {
