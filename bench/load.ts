@@ -163,16 +163,24 @@ export async function codeLoad(base: string, connections: CodeConnection[]): Pro
   return { ...outcome, failures: recorder.failures, samples: recorder.samples, malformed };
 }
 
+/** A request of a cycled load, and what its 200 body must hold. */
+interface CycledTarget {
+  path: string;
+  check(body: string): boolean;
+}
+
 /**
- * Bearer GETs for `durationSeconds`: the connections share one cursor over `targets`, so together they cycle
- * through all of them in order; every 200 body goes through its target's check.
+ * A load for `durationSeconds` whose connections share one cursor over `targets`, so together they cycle
+ * through all of them in order: `spec` turns a target into its request, every 200 body goes through the
+ * target's check, and `onOk` sees each 200 answer's headers.
  */
-export async function getLoad(
+async function cycledLoad<T extends CycledTarget>(
   base: string,
-  authorization: string,
-  targets: GetTarget[],
+  targets: T[],
   connections: number,
   durationSeconds: number,
+  spec: (target: T) => { method: string; headers: Record<string, string>; body?: string },
+  onOk?: (headers: Record<string, string | string[]>) => void,
 ): Promise<LoadResult> {
   const recorder = failureRecorder();
   let malformed = 0;
@@ -183,11 +191,12 @@ export async function getLoad(
     return {
       setupRequest: (req) => {
         current = targets[next++ % targets.length]!;
-        return { ...req, method: 'GET', path: current.path, headers: { authorization } };
+        return { ...req, ...spec(current), path: current.path };
       },
-      onResponse: (status, body) => {
+      onResponse: (status, body, _context, headers) => {
         if (status !== 200) return recorder.record(status, body);
         if (!current.check(body)) malformed += 1;
+        onOk?.(headers);
       },
     };
   };
@@ -196,17 +205,29 @@ export async function getLoad(
     connections,
     duration: durationSeconds,
     pipelining: 1,
-    requests: [{ method: 'GET', path: targets[0]!.path }],
+    requests: [{ ...spec(targets[0]!), path: targets[0]!.path }],
     setupClient: (client) => client.setRequests([request()]),
   });
   return { ...outcome, failures: recorder.failures, samples: recorder.samples, malformed };
 }
 
+/** Bearer GETs for `durationSeconds`, cycling through `targets` (`cycledLoad`). */
+export function getLoad(
+  base: string,
+  authorization: string,
+  targets: GetTarget[],
+  connections: number,
+  durationSeconds: number,
+): Promise<LoadResult> {
+  return cycledLoad(base, targets, connections, durationSeconds, () => ({
+    method: 'GET',
+    headers: { authorization },
+  }));
+}
+
 /** A POST of a JSON body, and what its 200 body must hold. */
-export interface PostTarget {
-  path: string;
+export interface PostTarget extends CycledTarget {
   body: string;
-  check(body: string): boolean;
 }
 
 /** What a POST load measured beyond `LoadResult`: the server's own time per 200 answer (Server-Timing). */
@@ -220,49 +241,28 @@ export interface PostLoadResult extends LoadResult {
 const SERVER_TIMING = /app;dur=([0-9.]+)/;
 const ROUTE_TIMING = /search;dur=([0-9.]+)/;
 
-/** JSON POSTs for `durationSeconds`, the connections cycling through `targets` like `getLoad`. */
+/** JSON POSTs for `durationSeconds`, cycling through `targets` like `getLoad`, with their Server-Timing. */
 export async function postLoad(
   base: string,
   targets: PostTarget[],
   connections: number,
   durationSeconds: number,
 ): Promise<PostLoadResult> {
-  const recorder = failureRecorder();
   const serverMs: number[] = [];
   const routeMs: number[] = [];
-  let malformed = 0;
-  let next = 0;
-  const request = (): RequestSpec => {
-    let current = targets[0]!;
-    return {
-      setupRequest: (req) => {
-        current = targets[next++ % targets.length]!;
-        return {
-          ...req,
-          method: 'POST',
-          path: current.path,
-          headers: { 'content-type': 'application/json' },
-          body: current.body,
-        };
-      },
-      onResponse: (status, body, _context, headers) => {
-        if (status !== 200) return recorder.record(status, body);
-        if (!current.check(body)) malformed += 1;
-        const header = String(headers['server-timing'] ?? '');
-        const app = SERVER_TIMING.exec(header);
-        if (app) serverMs.push(Number(app[1]));
-        const route = ROUTE_TIMING.exec(header);
-        if (route) routeMs.push(Number(route[1]));
-      },
-    };
-  };
-  const outcome = await run({
-    url: base,
+  const outcome = await cycledLoad(
+    base,
+    targets,
     connections,
-    duration: durationSeconds,
-    pipelining: 1,
-    requests: [{ method: 'POST', path: targets[0]!.path }],
-    setupClient: (client) => client.setRequests([request()]),
-  });
-  return { ...outcome, failures: recorder.failures, samples: recorder.samples, malformed, serverMs, routeMs };
+    durationSeconds,
+    (target) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: target.body }),
+    (headers) => {
+      const header = String(headers['server-timing'] ?? '');
+      const app = SERVER_TIMING.exec(header);
+      if (app) serverMs.push(Number(app[1]));
+      const route = ROUTE_TIMING.exec(header);
+      if (route) routeMs.push(Number(route[1]));
+    },
+  );
+  return { ...outcome, serverMs, routeMs };
 }
