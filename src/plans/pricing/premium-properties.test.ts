@@ -2,18 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { rateAgeKey } from './age.js';
 import { householdPremium, type PlanRating, type PricedMember, type RateRow } from './premium.js';
+import { Random } from '../../shared/random.js';
 
-/** mulberry32: a small seeded generator, so a failure names the seed that reproduces it. */
+/** The project's seeded generator (shared/random.ts), so a failure names the seed that reproduces it. */
 function seeded(seed: number): (min: number, max: number) => number {
-  let state = seed >>> 0;
-  return (min, max) => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    const unit = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    return min + Math.floor(unit * (max - min + 1));
-  };
+  const random = new Random(seed, 'property test');
+  return (min, max) => random.int(min, max);
 }
 
 function randomPlan(int: (min: number, max: number) => number): PlanRating {

@@ -6,17 +6,12 @@ import { rateAgeKey } from '../pricing/age.js';
 import { householdPremium, type RateLookup, type RateRow } from '../pricing/premium.js';
 import type { PlanDetails } from '../store/plan-details.js';
 import { benchmarkPlan, HouseholdPricer, priceAll } from './pricing.js';
+import { Random } from '../../shared/random.js';
 
-/** mulberry32, so a failing case names its seed. */
+/** The project's seeded generator (shared/random.ts), so a failure names the seed that reproduces it. */
 function seeded(seed: number): (min: number, max: number) => number {
-  let state = seed >>> 0;
-  return (min, max) => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return min + Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * (max - min + 1));
-  };
+  const random = new Random(seed, 'property test');
+  return (min, max) => random.int(min, max);
 }
 
 /** A market plan over a rate table (cents by Rate PUF age key); the details are not read by pricing. */
