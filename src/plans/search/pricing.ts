@@ -24,7 +24,7 @@ const NO_ENROLLEE =
   'nobody enrols: every person of household.people has other minimum essential coverage (has_mec)';
 
 /** Why a plan has no premium for the household, in words (the answer's `premium_unavailable`). */
-export function unavailableReason(
+function unavailableReason(
   plan: MarketPlan,
   premium: HouseholdPremium & { available: false },
   effectiveDate: string,
@@ -290,7 +290,7 @@ export interface RankedPlan {
  * Silver plans ranked by the EHB premium of `members`, tobacco ignored (26 U.S.C. 36B(b)(3)(B); 26 CFR
  * 1.36B-3(f)), cheapest first, ties by plan id; plans without a rate for the members are left out.
  */
-export function rankSilverByEhb(
+function rankSilverByEhb(
   plans: readonly MarketPlan[],
   year: number,
   household: SettledHousehold,

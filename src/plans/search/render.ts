@@ -61,7 +61,7 @@ export function shownDeductible(details: PlanDetails, csr: CsrVariant): number |
 }
 
 /** The plan of a search answer without premiums: the reduced details of one variant. */
-export function searchPlanBase(details: PlanDetails, csr: CsrVariant): Record<string, unknown> {
+function searchPlanBase(details: PlanDetails, csr: CsrVariant): Record<string, unknown> {
   const { benefits, deductibles, moops, ...rest } = details;
   delete rest.sbcs;
   const limits = (rows: CostLimit[]) => rows.filter((r) => r.csr === csr && SEARCH_TIERS.has(r.network_tier));
@@ -76,7 +76,7 @@ export function searchPlanBase(details: PlanDetails, csr: CsrVariant): Record<st
 }
 
 /** The individual in-network deductible of the variant (combined medical and drug when published), $. */
-export function individualDeductible(details: PlanDetails, csr: CsrVariant): number | null {
+function individualDeductible(details: PlanDetails, csr: CsrVariant): number | null {
   const rows = details.deductibles.filter(
     (d) =>
       d.csr === csr && d.network_tier === 'In-Network' && d.family_cost === 'Individual' && d.amount !== null,

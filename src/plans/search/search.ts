@@ -154,27 +154,18 @@ export function ranges(rows: readonly SearchRow[]) {
 
 export type SortKey = 'premium' | 'deductible' | 'oopc' | 'total_costs' | 'quality_rating';
 
-/**
- * Sort keys: `premium` = premium after credit; `deductible` = the individual in-network deductible of the
- * variant shown; `total_costs` = 12 × premium after credit + that deductible (our estimate: the CMS OOPC
- * model is not public); `oopc` is -1 for every plan, so it orders by premium, then plan id; `quality_rating` = overall
- * rating. Unknown figures sort last in either order; ties by premium, then plan id.
- */
-export function sortRows(
-  rows: SearchRow[],
-  sort: SortKey | undefined,
-  order: 'asc' | 'desc' | undefined,
-): void {
-  const sorted = sortedPage(rows, sort, order, 0, rows.length);
-  sorted.forEach((row, i) => (rows[i] = row));
-}
-
 interface Keyed {
   row: SearchRow;
   k: number | null;
   premium: number;
 }
 
+/**
+ * Sort keys: `premium` = premium after credit; `deductible` = the individual in-network deductible of the
+ * variant shown; `total_costs` = 12 × premium after credit + that deductible (our estimate: the CMS OOPC
+ * model is not public); `oopc` is -1 for every plan, so it orders by premium, then plan id;
+ * `quality_rating` = overall rating. Unknown figures sort last in either order; ties by premium, then plan id.
+ */
 function sortKey(sort: SortKey | undefined): (row: SearchRow) => number | null {
   switch (sort ?? 'premium') {
     case 'premium':
