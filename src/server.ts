@@ -96,7 +96,7 @@ export function plansDeps(config: Config, storage: Storage, redis?: Redis, now =
   const medicaid = createMedicaidStore(storage.db);
   const samples = createSampleTracker(() => datasets.listDatasets(), now);
   return {
-    apiKeys: createApiKeyStore(storage.db),
+    apiKeys: createApiKeyStore(storage.db, storage.changeCounter),
     datasets,
     geography,
     ratingAreas,

@@ -35,7 +35,8 @@ export function parseUrlEncoded(text: string): FormValues {
 /** The raw query string of a request, checked for valid encoding. */
 export function checkQueryEncoding(url: string): void {
   const q = url.indexOf('?');
-  if (q >= 0) parseUrlEncoded(url.slice(q + 1));
+  // Without a `%` there is no escape to get wrong: only percent-decoding can fail.
+  if (q >= 0 && url.includes('%', q)) parseUrlEncoded(url.slice(q + 1));
 }
 
 const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;

@@ -26,6 +26,12 @@ export interface Storage {
   readonly dialect: DialectCapabilities;
   /** PostgreSQL: the schema the tables live in (the connection's `current_schema()`). */
   readonly schema?: string;
+  /**
+   * SQLite only: a number that changes whenever another connection — another instance, a CLI command —
+   * has committed to the database since the last call (`PRAGMA data_version`); this connection's own
+   * commits do not change it. Lets a process keep what it read until somebody else writes.
+   */
+  readonly changeCounter?: () => number;
   close(): Promise<void>;
 }
 
@@ -56,7 +62,13 @@ function connectSqlite(path: string): Storage {
   const db = new Kysely<Database>({
     dialect: new LockingSqliteDialect({ database: withStatementCache(sqlite) }),
   });
-  return { db, dialect: capabilitiesOf('sqlite'), close: () => db.destroy() };
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  return {
+    db,
+    dialect: capabilitiesOf('sqlite'),
+    changeCounter: () => dataVersion.get() as number,
+    close: () => db.destroy(),
+  };
 }
 
 /**

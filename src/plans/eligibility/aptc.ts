@@ -104,6 +104,16 @@ export interface CreditablePlan {
  * `premium_w_credit = max(0, premium − credit)` (research §3.5.6).
  */
 export function applyCredit(aptc: Cents, plan: CreditablePlan): { credit: Cents; premiumWithCredit: Cents } {
-  const credit = plan.catastrophic ? 0 : Math.max(0, Math.min(aptc, plan.aptcEligiblePremium));
-  return { credit, premiumWithCredit: Math.max(0, plan.premium - credit) };
+  const credit = creditOn(aptc, plan.aptcEligiblePremium, plan.catastrophic);
+  return { credit, premiumWithCredit: premiumAfterCredit(plan.premium, credit) };
+}
+
+/** The credit part of `applyCredit`, for callers that keep the figures in place of an object. */
+export function creditOn(aptc: Cents, aptcEligiblePremium: Cents, catastrophic: boolean): Cents {
+  return catastrophic ? 0 : Math.max(0, Math.min(aptc, aptcEligiblePremium));
+}
+
+/** The `premium_w_credit` part of `applyCredit`. */
+export function premiumAfterCredit(premium: Cents, credit: Cents): Cents {
+  return Math.max(0, premium - credit);
 }

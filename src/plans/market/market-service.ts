@@ -48,8 +48,12 @@ export function createMarketService(deps: {
   const zipCounties = new Map<string, Promise<Set<string>>>();
   const zipViews = new WeakMap<CountyMarket, Map<string, CountyMarket>>();
 
-  // Per list of datasets (the tracker keeps one list until it re-reads): kinds|year → signature.
+  // Per list of datasets (the tracker keeps one list until it re-reads): kinds|year → signature. A
+  // signature is the text of the load times it covers, interned as a short token (`s1`, `s2`, …) so the
+  // cache keys built on it stay short: a key is hashed on every lookup.
   const signatures = new WeakMap<object, Map<string, string>>();
+  const tokens = new Map<string, string>();
+  let issued = 0;
   async function signature(kinds: readonly string[], year: number): Promise<string> {
     const datasets = await deps.samples.datasets();
     let known = signatures.get(datasets);
@@ -58,9 +62,9 @@ export function createMarketService(deps: {
       signatures.set(datasets, known);
     }
     const key = `${kinds.join(',')}|${year}`;
-    let text = known.get(key);
-    if (text === undefined) {
-      text = datasets
+    let token = known.get(key);
+    if (token === undefined) {
+      const text = datasets
         // Rating areas are read from the latest table at or before the year (rating-areas.ts).
         .filter(
           (d) =>
@@ -70,9 +74,15 @@ export function createMarketService(deps: {
         .map((d) => `${d.kind}:${d.year}:${d.loadedAt}`)
         .sort()
         .join(',');
-      known.set(key, text);
+      token = tokens.get(text);
+      if (token === undefined) {
+        if (tokens.size >= MAX_SMALL) tokens.clear();
+        token = `s${++issued}`;
+        tokens.set(text, token);
+      }
+      known.set(key, token);
     }
-    return text;
+    return token;
   }
 
   function remember<T>(
@@ -99,7 +109,6 @@ export function createMarketService(deps: {
 
   /** The county market as one ZIP sees it: plans limited to other ZIPs of a partial county left out. */
   function zipView(county: CountyMarket, place: Place): CountyMarket {
-    if (county.plans.every((p) => p.zips === null)) return { ...county, place };
     let views = zipViews.get(county);
     if (!views) {
       views = new Map();
@@ -107,10 +116,15 @@ export function createMarketService(deps: {
     }
     let view = views.get(place.zipcode);
     if (!view) {
+      // One view object per ZIP, also when every plan covers the whole county: per-market caches (search
+      // facets, benchmark candidates) are keyed by the view.
+      const whole = county.plans.every((p) => p.zips === null);
       view = {
         ...county,
         place,
-        plans: county.plans.filter((p) => p.zips === null || p.zips.has(place.zipcode)),
+        plans: whole
+          ? county.plans
+          : county.plans.filter((p) => p.zips === null || p.zips.has(place.zipcode)),
       };
       if (views.size < MAX_ZIP_VIEWS) views.set(place.zipcode, view);
     }
@@ -138,48 +152,69 @@ export function createMarketService(deps: {
     }
   }
 
+  const resolved = new WeakMap<object, Map<string, CountyMarket>>();
+
+  /** `countyMarket` on a miss: the checks, the rating area and the county's market, each cached. */
+  async function resolveMarket(year: number, place: Place, market: MarketKind): Promise<CountyMarket> {
+    const state = findState(place.state);
+    if (!state) throw planError(1003, `place.state: ${place.state} is not a state`, 'invalid place');
+    if (place.countyfips.slice(0, 2) !== state.fips) {
+      throw planError(
+        1003,
+        `place.countyfips: ${place.countyfips} is not a county of ${place.state}`,
+        'invalid place',
+      );
+    }
+    await refuseZipOutsideCounty(place);
+    const sig = await signature(MARKET_KINDS, year);
+    const areaKey = `${sig}|${year}|${place.state}|${place.countyfips}|${place.zipcode.slice(0, 3)}`;
+    const area = await remember(
+      areas,
+      areaKey,
+      async () =>
+        (
+          await deps.ratingAreas.findRatingArea({
+            year,
+            state: place.state,
+            fips: place.countyfips,
+            zipcode: place.zipcode,
+          })
+        )?.area,
+      MAX_SMALL,
+    );
+    if (area === undefined) {
+      throw planError(
+        1017,
+        `No rate area could be determined for county ${place.countyfips}, ZIP ${place.zipcode} in ${year}`,
+      );
+    }
+    // One market per county and rating area, every ZIP's plans in it; a ZIP sees its view of it.
+    const key = `${sig}|${year}|${place.state}|${place.countyfips}|${area}|${market}`;
+    const county = await remember(markets, key, () => deps.reader.read(year, place, area, market));
+    return zipView(county, place);
+  }
+
   return {
     /**
      * The market at a place: 1003 when the county is not in the state, 1017 when no rating area can be
      * determined (rating-areas.ts), else the plans sold there (possibly none).
      */
     async countyMarket(year: number, place: Place, market: MarketKind): Promise<CountyMarket> {
-      const state = findState(place.state);
-      if (!state) throw planError(1003, `place.state: ${place.state} is not a state`, 'invalid place');
-      if (place.countyfips.slice(0, 2) !== state.fips) {
-        throw planError(
-          1003,
-          `place.countyfips: ${place.countyfips} is not a county of ${place.state}`,
-          'invalid place',
-        );
+      // A place already answered under the current list of datasets is one lookup.
+      const datasets = await deps.samples.datasets();
+      let answered = resolved.get(datasets);
+      if (!answered) {
+        answered = new Map();
+        resolved.set(datasets, answered);
       }
-      await refuseZipOutsideCounty(place);
-      const sig = await signature(MARKET_KINDS, year);
-      const areaKey = `${sig}|${year}|${place.state}|${place.countyfips}|${place.zipcode.slice(0, 3)}`;
-      const area = await remember(
-        areas,
-        areaKey,
-        async () =>
-          (
-            await deps.ratingAreas.findRatingArea({
-              year,
-              state: place.state,
-              fips: place.countyfips,
-              zipcode: place.zipcode,
-            })
-          )?.area,
-        MAX_SMALL,
-      );
-      if (area === undefined) {
-        throw planError(
-          1017,
-          `No rate area could be determined for county ${place.countyfips}, ZIP ${place.zipcode} in ${year}`,
-        );
-      }
-      // One market per county and rating area, every ZIP's plans in it; a ZIP sees its view of it.
-      const key = `${sig}|${year}|${place.state}|${place.countyfips}|${area}|${market}`;
-      const county = await remember(markets, key, () => deps.reader.read(year, place, area, market));
-      return zipView(county, place);
+      const placeKey = `${year}|${place.state}|${place.countyfips}|${place.zipcode}|${market}`;
+      const known = answered.get(placeKey);
+      if (known) return known;
+      const view = await resolveMarket(year, place, market);
+      // Bounded like the markets themselves, so it never keeps alive more than the LRU would.
+      if (answered.size >= MAX_MARKETS) answered.clear();
+      answered.set(placeKey, view);
+      return view;
     },
     /** The state's Medicaid/CHIP limits of the year (latest quarter), or undefined when none are loaded. */
     async medicaidLimits(state: string, year: number): Promise<MedicaidLimits | undefined> {

@@ -72,8 +72,18 @@ const SHARE_SCALE = 1_000_000_000;
  * once by the rule. The share is taken to nine decimals so the product is exact.
  */
 export function applyShare(cents: Cents, share: number): Cents {
+  return applyScaledShare(cents, scaledShare(share));
+}
+
+/** A share in billionths (`0.9964` → 996,400,000): work it out once when it is applied many times. */
+export function scaledShare(share: number): number {
   if (!(share >= 0)) throw new RangeError(`share must be a non-negative number: ${share}`);
-  return mulRatio(cents, Math.round(share * SHARE_SCALE), SHARE_SCALE);
+  return Math.round(share * SHARE_SCALE);
+}
+
+/** `applyShare` with the share already in billionths (`scaledShare`). */
+export function applyScaledShare(cents: Cents, billionths: number): Cents {
+  return mulRatio(cents, billionths, SHARE_SCALE);
 }
 
 /** A dollar amount of the API (a JSON number such as `120.645` or `50000`) in cents, by the rule. */
@@ -91,12 +101,20 @@ export function parseDollars(text: string): Cents {
   return parseDecimalCents(cleaned.replace('$', ''));
 }
 
+/** Digits that always fit a double exactly (below 2^53). */
+const EXACT_DIGITS = 15;
+
 function parseDecimalCents(decimal: string): Cents {
   if (/e/i.test(decimal)) return roundHalfAwayFromZero(Number(decimal) * 100);
   const negative = decimal.startsWith('-');
   const [whole = '0', fraction = ''] = decimal.replace(/^-/, '').split('.');
   const digits = `${whole}${fraction.padEnd(2, '0')}`;
-  const cents = divRound(BigInt(digits), 10n ** BigInt(Math.max(fraction.length, 2) - 2));
+  const places = Math.max(fraction.length, 2) - 2;
+  // The digits as an integer over 10^places, rounded once; exact in doubles when short enough.
+  const cents =
+    digits.length <= EXACT_DIGITS && places <= EXACT_DIGITS
+      ? divRound(Number(digits), 10 ** places)
+      : divRound(BigInt(digits), 10n ** BigInt(places));
   return negative ? -cents : cents;
 }
 

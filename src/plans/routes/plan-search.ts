@@ -5,16 +5,15 @@ import { planError } from '../errors.js';
 import type { CsrOverride } from '../eligibility/csr.js';
 import type { CountyMarket } from '../market/county-market.js';
 import { centsToDollars } from '../pricing/money.js';
-import { priceAll, type PricedPlan } from '../search/pricing.js';
+import { CreditPricer, priceAll, termsOfAll, type PricedPlan } from '../search/pricing.js';
 import { premiumFields, searchAnswer, searchPlanJson } from '../search/render.js';
 import {
-  candidates,
+  candidateTest,
   facetGroups,
-  matches,
   ranges,
+  searchRows,
   showCatastrophic,
   sortedPage,
-  toRow,
   type SearchRow,
 } from '../search/search.js';
 import {
@@ -74,19 +73,17 @@ const Stat = Type.Object({
 });
 
 /** The matching plans of a search, priced, in market order (sorting and paging are the caller's). */
-function searchRows(context: PricedContext, body: PlanSearchInput): SearchRow[] {
+function matchingRows(context: PricedContext, body: PlanSearchInput): SearchRow[] {
   const { market, household, eligibility, year } = context;
   const shown = showCatastrophic(household, eligibility, body.catastrophic_override);
-  const pool = candidates(market.plans, body.filter, shown, body.suppressed_plan_ids);
-  const priced = priceAll(
-    pool,
-    year,
-    household,
-    eligibility,
-    body.csr_override as CsrOverride | undefined,
-    context.pricer,
+  const pricer = new CreditPricer(year, household, eligibility, body.csr_override as CsrOverride | undefined);
+  return searchRows(
+    market.plans,
+    termsOfAll(market.plans, household.effectiveDate, year),
+    pricer,
+    candidateTest(body.filter, shown, body.suppressed_plan_ids),
+    body.filter,
   );
-  return priced.map(toRow).filter((row) => matches(row, body.filter));
 }
 
 /** Facet counts per county market and plan selection (bounded: a selection is a filter, not a household). */
@@ -156,7 +153,7 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
       refuseInvalidInput(request, 'plan search', HOUSEHOLD_FIXES);
       const body = request.body;
       const context = await pricedContext(deps, request, body);
-      const rows = searchRows(context, body);
+      const rows = matchingRows(context, body);
       const offset = body.offset ?? 0;
       const limit = body.limit ?? DEFAULT_PAGE;
       const page = sortedPage(rows, body.sort, body.order, offset, limit).map((r) =>
@@ -197,14 +194,13 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
     async (request) => {
       refuseInvalidInput(request, 'plan search stats', HOUSEHOLD_FIXES);
       const context = await pricedContext(deps, request, request.body);
-      const rows = searchRows(context, request.body);
+      const rows = matchingRows(context, request.body);
       const byMetal = new Map<string, SearchRow[]>();
       for (const row of rows) {
-        const metal = row.priced.plan.metalLevel;
+        const metal = row.plan.metalLevel;
         byMetal.set(metal, [...(byMetal.get(metal) ?? []), row]);
       }
-      const stars = (list: SearchRow[], n: number) =>
-        list.filter((r) => r.priced.plan.qualityRating === n).length;
+      const stars = (list: SearchRow[], n: number) => list.filter((r) => r.plan.qualityRating === n).length;
       return [...byMetal].map(([metal, list]) => {
         const premiums = list.flatMap((r) =>
           r.priced.premium.available ? [r.priced.premiumWithCredit] : [],

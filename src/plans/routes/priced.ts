@@ -10,7 +10,7 @@ import {
 import type { CountyMarket } from '../market/county-market.js';
 import { MARKET_KINDS } from '../market/market-service.js';
 import type { PlansDeps } from '../deps.js';
-import { benchmarkPlan, HouseholdPricer } from '../search/pricing.js';
+import { benchmarkPlan } from '../search/pricing.js';
 import { planError } from '../errors.js';
 import { marketYears } from '../market-years.js';
 import { refuseOwnExchange } from './marketplace.js';
@@ -22,11 +22,6 @@ export const PRICED_KINDS = [...MARKET_KINDS, 'medicaid'];
 
 export interface PricedContext extends MarketContext {
   eligibility: HouseholdEligibility;
-  /**
-   * The household's pricer with the APTC-eligible members of `eligibility`, when the benchmark was computed
-   * with it: pass it to `priceAll` so no plan is priced twice.
-   */
-  pricer?: HouseholdPricer;
 }
 
 export interface MarketContext {
@@ -75,20 +70,14 @@ export async function pricedContext(
   // stays out of the credit's premium share); without limits only the override lets the request through.
   const medicaid =
     household.income !== null ? await deps.markets.medicaidLimits(body.place.state, year) : undefined;
-  let pricer: HouseholdPricer | undefined;
   const eligibility = householdEligibility({
     year,
     state: body.place.state,
     household,
     medicaid,
-    // `members` are exactly the APTC-eligible members of the eligibility this returns.
-    benchmark: (members) => {
-      const eligible = new Set(members.map((m) => m.index));
-      pricer = new HouseholdPricer(year, household, household.members, (m) => eligible.has(m.index));
-      return benchmarkPlan(market.plans, year, household, members, pricer)?.amount;
-    },
+    benchmark: (members) => benchmarkPlan(market.plans, year, household, members)?.amount,
     aptcOverride: body.aptc_override,
     csrOverride: body.csr_override as CsrOverride | undefined,
   });
-  return { year, market, household, eligibility, pricer };
+  return { year, market, household, eligibility };
 }

@@ -1,4 +1,4 @@
-import { secondLowestCost, applyCredit } from '../eligibility/aptc.js';
+import { applyCredit, creditOn, premiumAfterCredit, secondLowestCost } from '../eligibility/aptc.js';
 import { csrVariantForPlan, type CsrOverride } from '../eligibility/csr.js';
 import type { HouseholdEligibility, Member, SettledHousehold } from '../household/household.js';
 import type { MarketPlan } from '../market/county-market.js';
@@ -12,7 +12,7 @@ import {
   type RatedHousehold,
 } from '../pricing/premium.js';
 import { rateAgeKey, ratingAge, type AgeRule } from '../pricing/age.js';
-import { applyShare, type Cents } from '../pricing/money.js';
+import { applyScaledShare, scaledShare, type Cents } from '../pricing/money.js';
 import { FEDERAL_MAX_TOBACCO_LOOKBACK_MONTHS, ratedAsTobaccoUser } from '../pricing/tobacco.js';
 import type { CsrVariant } from '../store/plan-detail.js';
 
@@ -67,7 +67,6 @@ function ageOnJanuary1(member: Member, effectiveDate: string): number {
  */
 export class HouseholdPricer {
   private readonly byRules = new Map<number, PricedMember[]>();
-  private readonly rated = new Map<PricedMember[], RatedHousehold>();
 
   constructor(
     private readonly year: number,
@@ -79,6 +78,7 @@ export class HouseholdPricer {
     this.enrolledIn = new Set(
       members.flatMap((m) => (m.input.current_enrollment ? [m.input.current_enrollment.plan_id] : [])),
     );
+    this.apart = members.some((m) => m.input.does_not_cohabitate === true);
   }
 
   private build(tobaccoOf: (m: Member) => boolean, ageRule: AgeRule): PricedMember[] {
@@ -109,7 +109,7 @@ export class HouseholdPricer {
           : ratedAsTobaccoUser(m.input, date, lookback);
       }, plan.ageRule);
     }
-    const key = lookback * 2 + (plan.ageRule === 'january-1' ? 1 : 0);
+    const key = rulesOf(plan);
     let members = this.byRules.get(key);
     if (!members) {
       members = this.build((m) => ratedAsTobaccoUser(m.input, date, lookback), plan.ageRule);
@@ -130,35 +130,20 @@ export class HouseholdPricer {
     return premium;
   }
 
-  /** Whether `plan` rates anyone of the household as a tobacco user. */
-  ratesTobacco(plan: MarketPlan): boolean {
-    return this.membersFor(plan).some((m) => m.tobacco);
-  }
-
-  /** Whether every person of the household is priced (no `has_mec`), all of them APTC-eligible. */
-  get everyoneEligible(): boolean {
-    return this.members.every((m) => !m.input.has_mec && this.aptcEligible(m));
-  }
-
   private priceOnce(plan: MarketPlan): HouseholdPremium {
     const date = this.household.effectiveDate;
     const members = this.membersFor(plan);
     const tier = tierStateOf(plan);
     const cohabitation = plan.cohabitationRequired && members.some((m) => m.doesNotCohabitate);
     const detail = this.options.memberDetail ?? false;
-    let prepared: RatedHousehold | undefined;
-    if (!tier && !cohabitation) {
-      prepared = this.rated.get(members);
-      if (!prepared) {
-        prepared = rateHousehold(members, this.year);
-        this.rated.set(members, prepared);
-      }
-      // The common case, read from dense rate arrays; anything unusual goes the reference way below.
-      if (!detail) {
-        const table = denseRates(plan, date, this.year);
-        if (table === null) return { available: false, missing: [] };
-        const fast = densePremium(prepared, table, plan);
-        if (fast) return fast;
+    if (!tier && !cohabitation && !detail) {
+      // The common case, from the plan's dense rates; anything unusual goes the reference way below.
+      const terms = termsOf(plan, date, this.year);
+      if (terms.rates === null) return { available: false, missing: [] };
+      const sums: PlanSums = { premium: 0, ehbPremium: 0, aptcEligiblePremium: 0 };
+      if (this.quick(terms, sums)) {
+        // The county market carries no pediatric dental apportionment (premium.ts `pediatricDentalEhb`).
+        return { available: true, ...sums, pediatricEhbPremium: null, members: [] };
       }
     }
     const rates = plan.ratesOn(date);
@@ -175,11 +160,77 @@ export class HouseholdPricer {
       return householdPremium(members, { ...rating, cohabitationRequired: plan.cohabitationRequired });
     }
     // Living apart changes who is rated only under the plan's own cohabitation rule: prepared per plan.
-    if (cohabitation) {
-      return ratedPremium(rateHousehold(members, this.year, plan.cohabitationRequired), rating, detail);
-    }
-    return ratedPremium(prepared!, rating, detail);
+    return ratedPremium(rateHousehold(members, this.year, plan.cohabitationRequired), rating, detail);
   }
+
+  /** Someone lives apart from the subscriber (`does_not_cohabitate`): plans with a cohabitation rule differ. */
+  private readonly apart: boolean;
+  /** Per issuer rules (`PlanTerms.rules`): the rated members as `quick` reads them. */
+  private readonly dense = new Map<number, DenseMembers>();
+  private lastRules = -1;
+  private lastDense: DenseMembers | undefined;
+
+  private denseMembers(terms: PlanTerms): DenseMembers {
+    if (terms.rules === this.lastRules) return this.lastDense!;
+    let found = this.dense.get(terms.rules);
+    if (!found) {
+      found = denseMembersOf(rateHousehold(this.membersFor(terms.plan), this.year));
+      this.dense.set(terms.rules, found);
+    }
+    this.lastRules = terms.rules;
+    this.lastDense = found;
+    return found;
+  }
+
+  /**
+   * The plan's premium, EHB premium and APTC-eligible premium for the household into `out`, read from its
+   * dense rates: `ratedPremium`'s sums and EHB steps without allocating. False when the plan must be priced
+   * by `price` instead (family tiers, a cohabitation rule with someone living apart, a plan someone is
+   * enrolled in, no rates in force, a member without a rate), which also says why.
+   */
+  quick(terms: PlanTerms, out: PlanSums): boolean {
+    const rates = terms.rates;
+    if (rates === null || terms.tier || (this.apart && terms.cohabitationRule)) return false;
+    if (this.enrolledIn.size > 0 && this.enrolledIn.has(terms.plan.id)) return false;
+    const { count, ages, tobacco, eligible } = this.denseMembers(terms);
+    let total = 0;
+    let eligibleTotal = 0;
+    for (let i = 0; i < count; i += 1) {
+      const rate = tobacco[i] === 1 ? rates.tobacco[ages[i]!]! : rates.individual[ages[i]!]!;
+      if (rate < 0) return false;
+      total += rate;
+      if (eligible[i] === 1) eligibleTotal += rate;
+    }
+    out.premium = total;
+    out.ehbPremium = applyScaledShare(total, terms.ehbShare);
+    out.aptcEligiblePremium = terms.creditable ? applyScaledShare(eligibleTotal, terms.ehbShare) : 0;
+    return true;
+  }
+}
+
+/** A plan's monthly premium sums for the household, cents (`HouseholdPricer.quick`). */
+export interface PlanSums {
+  premium: Cents;
+  ehbPremium: Cents;
+  aptcEligiblePremium: Cents;
+}
+
+/** The rated members of a prepared household as arrays: age (clamped to the last band), tobacco, APTC. */
+interface DenseMembers {
+  count: number;
+  ages: Int32Array;
+  tobacco: Uint8Array;
+  eligible: Uint8Array;
+}
+
+function denseMembersOf(household: RatedHousehold): DenseMembers {
+  const rated = household.members.filter((_, i) => household.statuses[i] === 'rated');
+  return {
+    count: rated.length,
+    ages: Int32Array.from(rated, (m) => Math.min(m.age, LAST_BAND_AGE)),
+    tobacco: Uint8Array.from(rated, (m) => (m.tobacco ? 1 : 0)),
+    eligible: Uint8Array.from(rated, (m) => (m.aptcEligible ? 1 : 0)),
+  };
 }
 
 /**
@@ -202,6 +253,12 @@ function tierStateOf(plan: MarketPlan): TierState | null {
 /** Ages past this share the last Rate PUF band (`64 and over`). */
 const LAST_BAND_AGE = 64;
 
+/** A plan's issuer rules that change who is rated how, as one number: tobacco look-back × 2 (+1: 1 January ages). */
+function rulesOf(plan: MarketPlan): number {
+  const lookback = plan.tobaccoLookback ?? FEDERAL_MAX_TOBACCO_LOOKBACK_MONTHS;
+  return lookback * 2 + (plan.ageRule === 'january-1' ? 1 : 0);
+}
+
 /**
  * A plan's rates on one date as two arrays indexed by age 0–64 (cents; -1 where the plan has no row):
  * the rate of a non-user, and of a tobacco user (the tobacco rate, or the individual rate on a `No
@@ -213,69 +270,99 @@ interface DenseRates {
   tobacco: Int32Array;
 }
 
-/** Per plan, its dense rates of the last effective date asked for (null: no rates in force that day). */
-const dense = new WeakMap<MarketPlan, { date: string; table: DenseRates | null }>();
-
-function denseRates(plan: MarketPlan, date: string, year: number): DenseRates | null {
-  const last = dense.get(plan);
-  if (last && last.date === date) return last.table;
-  const rates = plan.ratesOn(date);
-  let table: DenseRates | null = null;
-  if (rates) {
-    table = { individual: new Int32Array(LAST_BAND_AGE + 1), tobacco: new Int32Array(LAST_BAND_AGE + 1) };
-    for (let age = 0; age <= LAST_BAND_AGE; age += 1) {
-      const key = rateAgeKey(age, year);
-      const plain = rates(key, false);
-      const user = rates(key, true);
-      table.individual[age] = plain ? plain.individualRate : -1;
-      table.tobacco[age] = user ? (user.tobaccoRate ?? user.individualRate) : -1;
-    }
-  }
-  dense.set(plan, { date, table });
-  return table;
+/**
+ * What pricing needs of one plan on one effective date, worked out once per plan and date: its rates by
+ * age, its EHB share in billionths, whether the credit applies, its issuer rules, and whether it is rated
+ * by family tiers (which the reference path prices).
+ */
+export interface PlanTerms {
+  plan: MarketPlan;
+  /** Null when the plan has no rates in force that day. */
+  rates: DenseRates | null;
+  /** `EHBPercentTotalPremium` in billionths; landscape files of 2014–2015 publish none: the whole premium counts (see README). */
+  ehbShare: number;
+  creditable: boolean;
+  /** `rulesOf(plan)`. */
+  rules: number;
+  tier: boolean;
+  /** The issuer has a cohabitation rule (Business Rules PUF). */
+  cohabitationRule: boolean;
 }
 
-/**
- * `ratedPremium` over dense rates, without per-member detail; undefined when a rated member has no rate
- * (the caller then lets `ratedPremium` say which). The sums and the EHB steps are the same.
- */
-function densePremium(
-  household: RatedHousehold,
-  rates: DenseRates,
-  plan: MarketPlan,
-): HouseholdPremium | undefined {
-  const { members, statuses } = household;
-  let total = 0;
-  let eligible = 0;
-  for (let i = 0; i < members.length; i += 1) {
-    if (statuses[i] !== 'rated') continue;
-    const member = members[i]!;
-    const age = member.age > LAST_BAND_AGE ? LAST_BAND_AGE : member.age;
-    const rate = member.tobacco ? rates.tobacco[age]! : rates.individual[age]!;
-    if (rate < 0) return undefined;
-    total += rate;
-    if (member.aptcEligible) eligible += rate;
+function readTerms(plan: MarketPlan, date: string, year: number): PlanTerms {
+  const tier = tierStateOf(plan) !== null;
+  const lookup = tier ? undefined : plan.ratesOn(date);
+  let rates: DenseRates | null = null;
+  if (lookup) {
+    rates = { individual: new Int32Array(LAST_BAND_AGE + 1), tobacco: new Int32Array(LAST_BAND_AGE + 1) };
+    for (let age = 0; age <= LAST_BAND_AGE; age += 1) {
+      const key = rateAgeKey(age, year);
+      const plain = lookup(key, false);
+      const user = lookup(key, true);
+      rates.individual[age] = plain ? plain.individualRate : -1;
+      rates.tobacco[age] = user ? (user.tobaccoRate ?? user.individualRate) : -1;
+    }
   }
-  // Landscape files of 2014–2015 publish no EHB share: the whole premium counts (see README).
-  const share = plan.ehbShare ?? 1;
   return {
-    available: true,
-    premium: total,
-    ehbPremium: applyShare(total, share),
-    aptcEligiblePremium: creditable(plan) ? applyShare(eligible, share) : 0,
-    // The county market carries no pediatric dental apportionment (premium.ts `pediatricDentalEhb`).
-    pediatricEhbPremium: null,
-    members: [],
+    plan,
+    rates,
+    ehbShare: scaledShare(plan.ehbShare ?? 1),
+    creditable: creditable(plan),
+    rules: rulesOf(plan),
+    tier,
+    cohabitationRule: plan.cohabitationRequired !== undefined,
   };
 }
 
-/** Silver medical plans of the individual market: the plans a benchmark is chosen from (kept per list). */
-const silverOf = new WeakMap<readonly MarketPlan[], MarketPlan[]>();
-function benchmarkCandidates(plans: readonly MarketPlan[]): MarketPlan[] {
-  let silver = silverOf.get(plans);
+/** Effective dates whose terms are kept per plan (a year has at most a few rate periods). */
+const MAX_TERM_DATES = 8;
+const termsByPlan = new WeakMap<MarketPlan, Map<string, PlanTerms>>();
+
+/** The plan's terms on the date (cached per plan: plans live in cached county markets). */
+export function termsOf(plan: MarketPlan, date: string, year: number): PlanTerms {
+  let byDate = termsByPlan.get(plan);
+  if (!byDate) {
+    byDate = new Map();
+    termsByPlan.set(plan, byDate);
+  }
+  const key = `${year}|${date}`;
+  let terms = byDate.get(key);
+  if (!terms) {
+    terms = readTerms(plan, date, year);
+    if (byDate.size >= MAX_TERM_DATES) byDate.clear();
+    byDate.set(key, terms);
+  }
+  return terms;
+}
+
+const termsByList = new WeakMap<readonly MarketPlan[], Map<string, PlanTerms[]>>();
+
+/** `termsOf` every plan of a list, in its order (cached per list: one lookup per search, not per plan). */
+export function termsOfAll(plans: readonly MarketPlan[], date: string, year: number): PlanTerms[] {
+  let byDate = termsByList.get(plans);
+  if (!byDate) {
+    byDate = new Map();
+    termsByList.set(plans, byDate);
+  }
+  const key = `${year}|${date}`;
+  let all = byDate.get(key);
+  if (!all) {
+    all = plans.map((plan) => termsOf(plan, date, year));
+    if (byDate.size >= MAX_TERM_DATES) byDate.clear();
+    byDate.set(key, all);
+  }
+  return all;
+}
+
+/** Silver medical plans of the individual market, with their terms: the plans a benchmark is chosen from. */
+const silverOf = new WeakMap<readonly PlanTerms[], PlanTerms[]>();
+function benchmarkCandidates(all: readonly PlanTerms[]): PlanTerms[] {
+  let silver = silverOf.get(all);
   if (!silver) {
-    silver = plans.filter((p) => p.metalLevel === 'Silver' && !p.dental && p.market === 'Individual');
-    silverOf.set(plans, silver);
+    silver = all.filter(
+      ({ plan }) => plan.metalLevel === 'Silver' && !plan.dental && plan.market === 'Individual',
+    );
+    silverOf.set(all, silver);
   }
   return silver;
 }
@@ -287,48 +374,44 @@ export interface RankedPlan {
 }
 
 /**
- * Silver plans ranked by the EHB premium of `members`, tobacco ignored (26 U.S.C. 36B(b)(3)(B); 26 CFR
- * 1.36B-3(f)), cheapest first, ties by plan id; plans without a rate for the members are left out.
+ * The SLCSP benchmark for `members`: silver plans by the EHB premium of the members, tobacco ignored
+ * (26 U.S.C. 36B(b)(3)(B); 26 CFR 1.36B-3(f)), plans without a rate for them left out; the second-lowest
+ * distinct amount (aptc.ts `secondLowestCost`), with the plan of that amount that comes first by id.
  */
-function rankSilverByEhb(
-  plans: readonly MarketPlan[],
-  year: number,
-  household: SettledHousehold,
-  members: readonly Member[],
-  shared?: HouseholdPricer,
-): RankedPlan[] {
-  const ranked: RankedPlan[] = [];
-  // Members of the coverage family have no other MEC by definition; everyone given is rated.
-  let own: HouseholdPricer | undefined;
-  const ownPrice = (plan: MarketPlan) =>
-    (own ??= new HouseholdPricer(
-      year,
-      household,
-      members.map((m) => ({ ...m, input: { ...m.input, has_mec: false } })),
-      () => true,
-      { ignoreTobacco: true },
-    )).price(plan);
-  // When the coverage family is the whole household, a plan that rates nobody as a tobacco user has the
-  // same EHB premium in the household's own pricing: reuse it rather than price the plan twice.
-  const reuse = shared && members.length === household.members.length && shared.everyoneEligible;
-  for (const plan of benchmarkCandidates(plans)) {
-    const priced = reuse && !shared.ratesTobacco(plan) ? shared.price(plan) : ownPrice(plan);
-    if (priced.available) ranked.push({ plan, amount: priced.ehbPremium });
-  }
-  return ranked.sort((a, b) => a.amount - b.amount || (a.plan.id < b.plan.id ? -1 : 1));
-}
-
-/** The SLCSP benchmark for `members`: the second-lowest distinct silver EHB premium (aptc.ts), with its plan. */
 export function benchmarkPlan(
   plans: readonly MarketPlan[],
   year: number,
   household: SettledHousehold,
   members: readonly Member[],
-  shared?: HouseholdPricer,
 ): RankedPlan | undefined {
-  const ranked = rankSilverByEhb(plans, year, household, members, shared);
-  const amount = secondLowestCost(ranked.map((r) => r.amount));
-  return amount === undefined ? undefined : ranked.find((r) => r.amount === amount);
+  // Members of the coverage family have no other MEC by definition; everyone given is rated.
+  const pricer = new HouseholdPricer(
+    year,
+    household,
+    members.map((m) => ({ ...m, input: { ...m.input, has_mec: false } })),
+    () => true,
+    { ignoreTobacco: true },
+  );
+  const sums: PlanSums = { premium: 0, ehbPremium: 0, aptcEligiblePremium: 0 };
+  const amounts: Cents[] = [];
+  const offered: MarketPlan[] = [];
+  for (const terms of benchmarkCandidates(termsOfAll(plans, household.effectiveDate, year))) {
+    if (pricer.quick(terms, sums)) {
+      amounts.push(sums.ehbPremium);
+    } else {
+      const priced = pricer.price(terms.plan);
+      if (!priced.available) continue;
+      amounts.push(priced.ehbPremium);
+    }
+    offered.push(terms.plan);
+  }
+  const amount = secondLowestCost(amounts);
+  if (amount === undefined) return undefined;
+  let plan: MarketPlan | undefined;
+  amounts.forEach((a, i) => {
+    if (a === amount && (plan === undefined || offered[i]!.id < plan.id)) plan = offered[i];
+  });
+  return { plan: plan!, amount };
 }
 
 /** A plan priced for the household, with the credit applied. */
@@ -343,6 +426,78 @@ export interface PricedPlan {
   unavailable?: string;
 }
 
+/** A plan's sums with the credit applied (`CreditPricer.quick`), cents. */
+export interface CreditedSums extends PlanSums {
+  credit: Cents;
+  premiumWithCredit: Cents;
+}
+
+/**
+ * A household's plans priced and credited one at a time: the variant each shows, its premium (`price`, or
+ * the allocation-free `quick` that searches use for most plans), and the credit of its eligibility.
+ */
+export class CreditPricer {
+  readonly pricer: HouseholdPricer;
+  private readonly aptc: Cents;
+  /** Why nobody is priced: no people, or everyone has other coverage (`has_mec`) and so does not enrol. */
+  private readonly nobody: string | undefined;
+  private readonly silverCsr: CsrVariant;
+  private readonly otherCsr: CsrVariant;
+
+  constructor(
+    year: number,
+    private readonly household: SettledHousehold,
+    eligibility: HouseholdEligibility,
+    csrOverride: CsrOverride | undefined,
+  ) {
+    const eligibleOf = (m: Member) => eligibility.people[m.index]?.aptcEligible ?? false;
+    this.pricer = new HouseholdPricer(year, household, household.members, eligibleOf);
+    this.aptc = eligibility.aptc.aptc;
+    this.nobody =
+      household.members.length === 0
+        ? NO_HOUSEHOLD
+        : household.members.every((m) => m.input.has_mec)
+          ? NO_ENROLLEE
+          : undefined;
+    // The variant depends on the metal level only as silver or not (csr.ts).
+    this.silverCsr = csrVariantForPlan(eligibility.csr, 'Silver', csrOverride);
+    this.otherCsr = csrVariantForPlan(eligibility.csr, 'Gold', csrOverride);
+  }
+
+  /** The cost-sharing variant of `plan` the household sees. */
+  csrFor(plan: MarketPlan): CsrVariant {
+    return plan.metalLevel === 'Silver' ? this.silverCsr : this.otherCsr;
+  }
+
+  /** The plan priced in full, with the reason when it has no premium. */
+  full(plan: MarketPlan): PricedPlan {
+    const csr = this.csrFor(plan);
+    if (this.nobody) {
+      const premium: HouseholdPremium = { available: false, missing: [] };
+      return { plan, csr, premium, credit: 0, premiumWithCredit: 0, unavailable: this.nobody };
+    }
+    const premium = this.pricer.price(plan);
+    if (!premium.available) {
+      const unavailable = unavailableReason(plan, premium, this.household.effectiveDate);
+      return { plan, csr, premium, credit: 0, premiumWithCredit: 0, unavailable };
+    }
+    const { credit, premiumWithCredit } = applyCredit(this.aptc, {
+      premium: premium.premium,
+      aptcEligiblePremium: premium.aptcEligiblePremium,
+      catastrophic: !creditable(plan),
+    });
+    return { plan, csr, premium, credit, premiumWithCredit };
+  }
+
+  /** `full`'s figures into `out` without allocating; false when the plan needs `full` (HouseholdPricer.quick). */
+  quick(terms: PlanTerms, out: CreditedSums): boolean {
+    if (this.nobody || !this.pricer.quick(terms, out)) return false;
+    out.credit = creditOn(this.aptc, out.aptcEligiblePremium, !terms.creditable);
+    out.premiumWithCredit = premiumAfterCredit(out.premium, out.credit);
+    return true;
+  }
+}
+
 /** Prices every plan of the list for the household and applies the credit of its eligibility. */
 export function priceAll(
   plans: readonly MarketPlan[],
@@ -350,34 +505,7 @@ export function priceAll(
   household: SettledHousehold,
   eligibility: HouseholdEligibility,
   csrOverride: CsrOverride | undefined,
-  shared?: HouseholdPricer,
 ): PricedPlan[] {
-  const eligibleOf = (m: Member) => eligibility.people[m.index]?.aptcEligible ?? false;
-  const pricer = shared ?? new HouseholdPricer(year, household, household.members, eligibleOf);
-  const aptc = eligibility.aptc.aptc;
-  // Nobody to price: no people, or everyone has other coverage (`has_mec`) and so does not enrol.
-  const nobody =
-    household.members.length === 0
-      ? NO_HOUSEHOLD
-      : household.members.every((m) => m.input.has_mec)
-        ? NO_ENROLLEE
-        : undefined;
-  return plans.map((plan) => {
-    const csr = csrVariantForPlan(eligibility.csr, plan.metalLevel, csrOverride);
-    if (nobody) {
-      const premium: HouseholdPremium = { available: false, missing: [] };
-      return { plan, csr, premium, credit: 0, premiumWithCredit: 0, unavailable: nobody };
-    }
-    const premium = pricer.price(plan);
-    if (!premium.available) {
-      const unavailable = unavailableReason(plan, premium, household.effectiveDate);
-      return { plan, csr, premium, credit: 0, premiumWithCredit: 0, unavailable };
-    }
-    const { credit, premiumWithCredit } = applyCredit(aptc, {
-      premium: premium.premium,
-      aptcEligiblePremium: premium.aptcEligiblePremium,
-      catastrophic: !creditable(plan),
-    });
-    return { plan, csr, premium, credit, premiumWithCredit };
-  });
+  const pricer = new CreditPricer(year, household, eligibility, csrOverride);
+  return plans.map((plan) => pricer.full(plan));
 }

@@ -2,7 +2,9 @@ import type { HouseholdEligibility, SettledHousehold } from '../household/househ
 import type { MarketPlan } from '../market/county-market.js';
 import { centsToDollars } from '../pricing/money.js';
 import type { PlanSearchFilterInput } from '../routes/household-input.js';
-import type { PricedPlan } from './pricing.js';
+import type { CreditedSums, CreditPricer, PlanTerms, PricedPlan } from './pricing.js';
+import type { Cents } from '../pricing/money.js';
+import type { CsrVariant } from '../store/plan-detail.js';
 import { shownDeductible } from './render.js';
 
 /** Catastrophic plans are for people under 30 (45 CFR 156.155(a)(1)) or with a hardship exemption. */
@@ -27,31 +29,112 @@ export function showCatastrophic(
   );
 }
 
-/** The plans a search starts from: division (medical by default), catastrophic visibility, suppressions. */
-export function candidates(
-  plans: readonly MarketPlan[],
+/** Which plans a search starts from: division (medical by default), catastrophic visibility, suppressions. */
+export function candidateTest(
   filter: PlanSearchFilterInput | undefined,
   catastrophic: boolean,
   suppressed: readonly string[] | undefined,
-): MarketPlan[] {
+): (plan: MarketPlan) => boolean {
   const dental = filter?.division === 'Dental';
-  const hidden = new Set(suppressed ?? []);
-  return plans.filter((p) => p.dental === dental && (catastrophic || !p.catastrophic) && !hidden.has(p.id));
+  const hidden = suppressed && suppressed.length > 0 ? new Set(suppressed) : undefined;
+  return (p) => p.dental === dental && (catastrophic || !p.catastrophic) && !hidden?.has(p.id);
 }
 
-/** A priced plan with the figures filters and sorts use (dollars; null where unknown). */
+/** A priced plan of a search with the figures filters and sorts use (dollars; null where unknown). */
 export interface SearchRow {
-  priced: PricedPlan;
+  plan: MarketPlan;
+  /** `premium_w_credit` in dollars; null when the plan has no premium for the household. */
   premiumWithCredit: number | null;
   deductible: number | null;
+  /** The plan priced in full, for the plans an answer shows (built on demand). */
+  readonly priced: PricedPlan;
 }
 
-export function toRow(priced: PricedPlan): SearchRow {
-  return {
-    priced,
-    premiumWithCredit: priced.premium.available ? centsToDollars(priced.premiumWithCredit) : null,
-    deductible: shownDeductible(priced.plan.details, priced.csr),
+/** A row priced in full (`CreditPricer.full`): an unusual plan, or one without a premium. */
+class FullRow implements SearchRow {
+  readonly plan: MarketPlan;
+  readonly premiumWithCredit: number | null;
+  readonly deductible: number | null;
+  constructor(readonly priced: PricedPlan) {
+    this.plan = priced.plan;
+    this.premiumWithCredit = priced.premium.available ? centsToDollars(priced.premiumWithCredit) : null;
+    this.deductible = shownDeductible(priced.plan.details, priced.csr);
+  }
+}
+
+/**
+ * A row priced from the plan's dense terms (`CreditPricer.quick`): the figures only, its `PricedPlan`
+ * made when asked for. The county market carries no pediatric dental apportionment, so that field is null
+ * as in `HouseholdPricer.price`.
+ */
+class QuickRow implements SearchRow {
+  readonly premiumWithCredit: number;
+  readonly deductible: number | null;
+  private readonly premium: Cents;
+  private readonly ehbPremium: Cents;
+  private readonly aptcEligiblePremium: Cents;
+  private readonly credit: Cents;
+  private readonly withCredit: Cents;
+  constructor(
+    readonly plan: MarketPlan,
+    private readonly csr: CsrVariant,
+    sums: CreditedSums,
+  ) {
+    this.premium = sums.premium;
+    this.ehbPremium = sums.ehbPremium;
+    this.aptcEligiblePremium = sums.aptcEligiblePremium;
+    this.credit = sums.credit;
+    this.withCredit = sums.premiumWithCredit;
+    this.premiumWithCredit = centsToDollars(sums.premiumWithCredit);
+    this.deductible = shownDeductible(plan.details, csr);
+  }
+  get priced(): PricedPlan {
+    return {
+      plan: this.plan,
+      csr: this.csr,
+      premium: {
+        available: true,
+        premium: this.premium,
+        ehbPremium: this.ehbPremium,
+        aptcEligiblePremium: this.aptcEligiblePremium,
+        pediatricEhbPremium: null,
+        members: [],
+      },
+      credit: this.credit,
+      premiumWithCredit: this.withCredit,
+    };
+  }
+}
+
+/**
+ * A search's rows: the candidate plans of `plans` (in their order) priced for the household that match
+ * the filter. `terms` are `termsOfAll(plans, …)`: most plans are priced from them without allocating
+ * anything but their row; the others in full.
+ */
+export function searchRows(
+  plans: readonly MarketPlan[],
+  terms: readonly PlanTerms[],
+  pricer: CreditPricer,
+  candidate: (plan: MarketPlan) => boolean,
+  filter: PlanSearchFilterInput | undefined,
+): SearchRow[] {
+  const sums: CreditedSums = {
+    premium: 0,
+    ehbPremium: 0,
+    aptcEligiblePremium: 0,
+    credit: 0,
+    premiumWithCredit: 0,
   };
+  const rows: SearchRow[] = [];
+  for (let i = 0; i < plans.length; i += 1) {
+    const plan = plans[i]!;
+    if (!candidate(plan)) continue;
+    const row = pricer.quick(terms[i]!, sums)
+      ? new QuickRow(plan, pricer.csrFor(plan), sums)
+      : new FullRow(pricer.full(plan));
+    if (matches(row, filter)) rows.push(row);
+  }
+  return rows;
 }
 
 const lower = (s: string) => s.trim().toLowerCase();
@@ -69,7 +152,7 @@ function within(value: number | null, range: { min?: number; max?: number } | un
  */
 export function matches(row: SearchRow, filter: PlanSearchFilterInput | undefined): boolean {
   if (!filter) return true;
-  const plan = row.priced.plan;
+  const plan = row.plan;
   const metals: string[] = [
     ...(filter.metal_levels ?? []),
     ...(filter.metal_level ? [filter.metal_level] : []),
@@ -115,7 +198,7 @@ export function facetGroups(rows: readonly SearchRow[]): { name: string; facets:
   const issuer = new Map<string, number>();
   const design = new Map<string, number>();
   for (const row of rows) {
-    const plan = row.priced.plan;
+    const plan = row.plan;
     metal.set(plan.metalLevel, (metal.get(plan.metalLevel) ?? 0) + 1);
     type.set(plan.type, (type.get(plan.type) ?? 0) + 1);
     issuer.set(plan.issuerName, (issuer.get(plan.issuerName) ?? 0) + 1);
@@ -176,7 +259,7 @@ function sortKey(sort: SortKey | undefined): (row: SearchRow) => number | null {
       return (row) =>
         row.premiumWithCredit === null ? null : row.premiumWithCredit * 12 + (row.deductible ?? 0);
     case 'quality_rating':
-      return (row) => row.priced.plan.qualityRating;
+      return (row) => row.plan.qualityRating;
     case 'oopc':
       return () => 0;
   }
@@ -203,7 +286,7 @@ export function sortedPage(
       return (a.k - b.k) * direction;
     }
     if (a.premium !== b.premium) return a.premium < b.premium ? -1 : 1;
-    return a.row.priced.plan.id < b.row.priced.plan.id ? -1 : 1;
+    return a.row.plan.id < b.row.plan.id ? -1 : 1;
   };
   const keyed = (row: SearchRow): Keyed => ({ row, k: key(row), premium: row.premiumWithCredit ?? Infinity });
   const wanted = Math.min(rows.length, offset + limit);
