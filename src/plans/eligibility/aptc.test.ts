@@ -4,6 +4,7 @@ import { applyCredit, isAptcEligibleMember, monthlyAptc, secondLowestCost } from
 import { csrLevel } from './csr.js';
 import { fplPercent } from './fpl.js';
 import { creditFpl } from './unemployment-2021.js';
+import { Random } from '../../shared/random.js';
 
 // Worked examples DERIVED BY HAND from 26 U.S.C. 36B and the tables (not copied from Form 8962 or
 // Publication 974, which were not at hand); each comment carries the arithmetic.
@@ -12,6 +13,16 @@ test('benchmark: the second-lowest distinct silver premium; the only one; none',
   assert.equal(secondLowestCost([30000, 25000, 25000, 40000]), 30000);
   assert.equal(secondLowestCost([25000]), 25000);
   assert.equal(secondLowestCost([]), undefined);
+  assert.equal(secondLowestCost([25000, 25000]), 25000);
+});
+
+test('benchmark: the one-pass choice equals "sort the distinct amounts, take the second" on random lists', () => {
+  const random = new Random(20261123, 'second lowest');
+  for (let round = 0; round < 500; round++) {
+    const amounts = Array.from({ length: random.int(0, 12) }, () => random.int(1, 6) * 1_000);
+    const distinct = [...new Set(amounts)].sort((a, b) => a - b);
+    assert.equal(secondLowestCost(amounts), distinct[1] ?? distinct[0], JSON.stringify(amounts));
+  }
 });
 
 test('members with other coverage, Medicaid/CHIP or aptc_eligible false are out of the credit', () => {

@@ -30,8 +30,18 @@ export function isAptcEligibleMember(person: AptcPerson): boolean {
  * silver plan, that plan (26 CFR 1.36B-3(f)(3)). Undefined with none.
  */
 export function secondLowestCost(silverEhbPremiums: readonly Cents[]): Cents | undefined {
-  const distinct = [...new Set(silverEhbPremiums)].sort((a, b) => a - b);
-  return distinct[1] ?? distinct[0];
+  // One pass: the lowest amount, and the lowest of those above it.
+  let lowest: Cents | undefined;
+  let second: Cents | undefined;
+  for (const amount of silverEhbPremiums) {
+    if (lowest === undefined || amount < lowest) {
+      second = lowest;
+      lowest = amount;
+    } else if (amount > lowest && (second === undefined || amount < second)) {
+      second = amount;
+    }
+  }
+  return second ?? lowest;
 }
 
 export interface AptcInput {

@@ -78,7 +78,6 @@ function matchingRows(context: PricedContext, body: PlanSearchInput): SearchRow[
   const shown = showCatastrophic(household, eligibility, body.catastrophic_override);
   const pricer = new CreditPricer(year, household, eligibility, body.csr_override as CsrOverride | undefined);
   return searchRows(
-    market.plans,
     termsOfAll(market.plans, household.effectiveDate, year),
     pricer,
     candidateTest(body.filter, shown, body.suppressed_plan_ids),

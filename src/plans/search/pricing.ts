@@ -130,22 +130,14 @@ export class HouseholdPricer {
     return premium;
   }
 
+  /** Per issuer rules (`rulesOf`): the prepared household `ratedPremium` reads. */
+  private readonly prepared = new Map<number, RatedHousehold>();
+
+  /** The reference pricing (premium.ts), per member, for any plan; `quick` gives the same sums for most. */
   private priceOnce(plan: MarketPlan): HouseholdPremium {
     const date = this.household.effectiveDate;
     const members = this.membersFor(plan);
     const tier = tierStateOf(plan);
-    const cohabitation = plan.cohabitationRequired && members.some((m) => m.doesNotCohabitate);
-    const detail = this.options.memberDetail ?? false;
-    if (!tier && !cohabitation && !detail) {
-      // The common case, from the plan's dense rates; anything unusual goes the reference way below.
-      const terms = termsOf(plan, date, this.year);
-      if (terms.rates === null) return { available: false, missing: [] };
-      const sums: PlanSums = { premium: 0, ehbPremium: 0, aptcEligiblePremium: 0 };
-      if (this.quick(terms, sums)) {
-        // The county market carries no pediatric dental apportionment (premium.ts `pediatricDentalEhb`).
-        return { available: true, ...sums, pediatricEhbPremium: null, members: [] };
-      }
-    }
     const rates = plan.ratesOn(date);
     if (!rates) return { available: false, missing: [] };
     const rating = {
@@ -156,54 +148,66 @@ export class HouseholdPricer {
       catastrophic: !creditable(plan),
       familyTierState: tier,
     };
+    const detail = this.options.memberDetail ?? false;
     if (tier) {
       return householdPremium(members, { ...rating, cohabitationRequired: plan.cohabitationRequired });
     }
     // Living apart changes who is rated only under the plan's own cohabitation rule: prepared per plan.
-    return ratedPremium(rateHousehold(members, this.year, plan.cohabitationRequired), rating, detail);
+    if (plan.cohabitationRequired && this.apart) {
+      return ratedPremium(rateHousehold(members, this.year, plan.cohabitationRequired), rating, detail);
+    }
+    const key = this.enrolledIn.has(plan.id) ? -1 : rulesOf(plan);
+    let prepared = key < 0 ? undefined : this.prepared.get(key);
+    if (!prepared) {
+      prepared = rateHousehold(members, this.year);
+      if (key >= 0) this.prepared.set(key, prepared);
+    }
+    return ratedPremium(prepared, rating, detail);
   }
 
   /** Someone lives apart from the subscriber (`does_not_cohabitate`): plans with a cohabitation rule differ. */
   private readonly apart: boolean;
-  /** Per issuer rules (`PlanTerms.rules`): the rated members as `quick` reads them. */
+  /** Per issuer rules (`ListTerms.rules`): the rated members as `quick` reads them. */
   private readonly dense = new Map<number, DenseMembers>();
   private lastRules = -1;
   private lastDense: DenseMembers | undefined;
 
-  private denseMembers(terms: PlanTerms): DenseMembers {
-    if (terms.rules === this.lastRules) return this.lastDense!;
-    let found = this.dense.get(terms.rules);
+  private denseMembers(rules: number, plan: MarketPlan): DenseMembers {
+    if (rules === this.lastRules) return this.lastDense!;
+    let found = this.dense.get(rules);
     if (!found) {
-      found = denseMembersOf(rateHousehold(this.membersFor(terms.plan), this.year));
-      this.dense.set(terms.rules, found);
+      found = denseMembersOf(rateHousehold(this.membersFor(plan), this.year));
+      this.dense.set(rules, found);
     }
-    this.lastRules = terms.rules;
+    this.lastRules = rules;
     this.lastDense = found;
     return found;
   }
 
   /**
-   * The plan's premium, EHB premium and APTC-eligible premium for the household into `out`, read from its
-   * dense rates: `ratedPremium`'s sums and EHB steps without allocating. False when the plan must be priced
-   * by `price` instead (family tiers, a cohabitation rule with someone living apart, a plan someone is
-   * enrolled in, no rates in force, a member without a rate), which also says why.
+   * The premium, EHB premium and APTC-eligible premium of plan `i` of `terms` for the household into `out`,
+   * read from the rate matrix: `ratedPremium`'s sums and EHB steps without allocating. False when the plan
+   * must be priced by `price` instead (family tiers, a cohabitation rule with someone living apart, a plan
+   * someone is enrolled in, no rates in force, a member without a rate), which also says why.
    */
-  quick(terms: PlanTerms, out: PlanSums): boolean {
-    const rates = terms.rates;
-    if (rates === null || terms.tier || (this.apart && terms.cohabitationRule)) return false;
-    if (this.enrolledIn.size > 0 && this.enrolledIn.has(terms.plan.id)) return false;
-    const { count, ages, tobacco, eligible } = this.denseMembers(terms);
+  quick(terms: ListTerms, i: number, out: PlanSums): boolean {
+    if (terms.reference[i] === 1 || (this.apart && terms.cohabitationRule[i] === 1)) return false;
+    const plan = terms.plans[i]!;
+    if (this.enrolledIn.size > 0 && this.enrolledIn.has(plan.id)) return false;
+    const { count, ages, tobacco, eligible } = this.denseMembers(terms.rules[i]!, plan);
+    const stride = terms.plans.length;
     let total = 0;
     let eligibleTotal = 0;
-    for (let i = 0; i < count; i += 1) {
-      const rate = tobacco[i] === 1 ? rates.tobacco[ages[i]!]! : rates.individual[ages[i]!]!;
+    for (let k = 0; k < count; k += 1) {
+      const rate = (tobacco[k] ? terms.tobacco : terms.individual)[ages[k]! * stride + i]!;
       if (rate < 0) return false;
       total += rate;
-      if (eligible[i] === 1) eligibleTotal += rate;
+      if (eligible[k]) eligibleTotal += rate;
     }
+    const share = terms.ehbShare[i]!;
     out.premium = total;
-    out.ehbPremium = applyScaledShare(total, terms.ehbShare);
-    out.aptcEligiblePremium = terms.creditable ? applyScaledShare(eligibleTotal, terms.ehbShare) : 0;
+    out.ehbPremium = applyScaledShare(total, share);
+    out.aptcEligiblePremium = terms.creditable[i] === 1 ? applyScaledShare(eligibleTotal, share) : 0;
     return true;
   }
 }
@@ -218,18 +222,18 @@ export interface PlanSums {
 /** The rated members of a prepared household as arrays: age (clamped to the last band), tobacco, APTC. */
 interface DenseMembers {
   count: number;
-  ages: Int32Array;
-  tobacco: Uint8Array;
-  eligible: Uint8Array;
+  ages: number[];
+  tobacco: boolean[];
+  eligible: boolean[];
 }
 
 function denseMembersOf(household: RatedHousehold): DenseMembers {
   const rated = household.members.filter((_, i) => household.statuses[i] === 'rated');
   return {
     count: rated.length,
-    ages: Int32Array.from(rated, (m) => Math.min(m.age, LAST_BAND_AGE)),
-    tobacco: Uint8Array.from(rated, (m) => (m.tobacco ? 1 : 0)),
-    eligible: Uint8Array.from(rated, (m) => (m.aptcEligible ? 1 : 0)),
+    ages: rated.map((m) => Math.min(m.age, LAST_BAND_AGE)),
+    tobacco: rated.map((m) => m.tobacco),
+    eligible: rated.map((m) => m.aptcEligible),
   };
 }
 
@@ -260,111 +264,87 @@ function rulesOf(plan: MarketPlan): number {
 }
 
 /**
- * A plan's rates on one date as two arrays indexed by age 0–64 (cents; -1 where the plan has no row):
- * the rate of a non-user, and of a tobacco user (the tobacco rate, or the individual rate on a `No
- * Preference` row). Read through the plan's own lookup once, so a search prices each plan with array
- * reads; `ratedPremium` stays the reference and takes over whenever a row is missing.
+ * What pricing needs of a list of plans (a county market's) on one effective date, worked out once per
+ * list and date and shared by every household priced against it. The rates form a matrix by age band,
+ * then plan — `individual[age × plans + i]`, cents, -1 where plan `i` has no row — so a member's rates
+ * for all the plans lie side by side; `tobacco` holds a user's rate (the tobacco rate, or the individual
+ * rate on a `No Preference` row). `ratedPremium` stays the reference and takes over for any plan the
+ * matrix does not price.
  */
-interface DenseRates {
+export interface ListTerms {
+  plans: readonly MarketPlan[];
   individual: Int32Array;
   tobacco: Int32Array;
-}
-
-/**
- * What pricing needs of one plan on one effective date, worked out once per plan and date: its rates by
- * age, its EHB share in billionths, whether the credit applies, its issuer rules, and whether it is rated
- * by family tiers (which the reference path prices).
- */
-export interface PlanTerms {
-  plan: MarketPlan;
-  /** Null when the plan has no rates in force that day. */
-  rates: DenseRates | null;
   /** `EHBPercentTotalPremium` in billionths; landscape files of 2014–2015 publish none: the whole premium counts (see README). */
-  ehbShare: number;
-  creditable: boolean;
-  /** `rulesOf(plan)`. */
-  rules: number;
-  tier: boolean;
-  /** The issuer has a cohabitation rule (Business Rules PUF). */
-  cohabitationRule: boolean;
+  ehbShare: Float64Array;
+  /** 1 where the credit can pay for the plan (`creditable`). */
+  creditable: Uint8Array;
+  /** `rulesOf(plan)`: who is rated how. */
+  rules: Int32Array;
+  /** 1 where only the reference path prices the plan: NY/VT family tiers, or no rates in force that day. */
+  reference: Uint8Array;
+  /** 1 where the issuer has a cohabitation rule (Business Rules PUF). */
+  cohabitationRule: Uint8Array;
+  /** Indexes of the silver medical plans of the individual market: the plans a benchmark is chosen from. */
+  silver: number[];
 }
 
-function readTerms(plan: MarketPlan, date: string, year: number): PlanTerms {
-  const tier = tierStateOf(plan) !== null;
-  const lookup = tier ? undefined : plan.ratesOn(date);
-  let rates: DenseRates | null = null;
-  if (lookup) {
-    rates = { individual: new Int32Array(LAST_BAND_AGE + 1), tobacco: new Int32Array(LAST_BAND_AGE + 1) };
-    for (let age = 0; age <= LAST_BAND_AGE; age += 1) {
-      const key = rateAgeKey(age, year);
-      const plain = lookup(key, false);
-      const user = lookup(key, true);
-      rates.individual[age] = plain ? plain.individualRate : -1;
-      rates.tobacco[age] = user ? (user.tobaccoRate ?? user.individualRate) : -1;
-    }
-  }
-  return {
-    plan,
-    rates,
-    ehbShare: scaledShare(plan.ehbShare ?? 1),
-    creditable: creditable(plan),
-    rules: rulesOf(plan),
-    tier,
-    cohabitationRule: plan.cohabitationRequired !== undefined,
+/** Ages 0–64: the Rate PUF bands a person is rated in (`rateAgeKey`); older ages share the last. */
+const AGES = LAST_BAND_AGE + 1;
+
+function readTerms(plans: readonly MarketPlan[], date: string, year: number): ListTerms {
+  const n = plans.length;
+  const terms: ListTerms = {
+    plans,
+    individual: new Int32Array(AGES * n).fill(-1),
+    tobacco: new Int32Array(AGES * n).fill(-1),
+    ehbShare: new Float64Array(n),
+    creditable: new Uint8Array(n),
+    rules: new Int32Array(n),
+    reference: new Uint8Array(n),
+    cohabitationRule: new Uint8Array(n),
+    silver: [],
   };
-}
-
-/** Effective dates whose terms are kept per plan (a year has at most a few rate periods). */
-const MAX_TERM_DATES = 8;
-const termsByPlan = new WeakMap<MarketPlan, Map<string, PlanTerms>>();
-
-/** The plan's terms on the date (cached per plan: plans live in cached county markets). */
-export function termsOf(plan: MarketPlan, date: string, year: number): PlanTerms {
-  let byDate = termsByPlan.get(plan);
-  if (!byDate) {
-    byDate = new Map();
-    termsByPlan.set(plan, byDate);
-  }
-  const key = `${year}|${date}`;
-  let terms = byDate.get(key);
-  if (!terms) {
-    terms = readTerms(plan, date, year);
-    if (byDate.size >= MAX_TERM_DATES) byDate.clear();
-    byDate.set(key, terms);
-  }
+  const keys = Array.from({ length: AGES }, (_, age) => rateAgeKey(age, year));
+  plans.forEach((plan, i) => {
+    const lookup = tierStateOf(plan) === null ? plan.ratesOn(date) : undefined;
+    if (lookup) {
+      for (let age = 0; age < AGES; age += 1) {
+        const plain = lookup(keys[age]!, false);
+        const user = lookup(keys[age]!, true);
+        if (plain) terms.individual[age * n + i] = plain.individualRate;
+        if (user) terms.tobacco[age * n + i] = user.tobaccoRate ?? user.individualRate;
+      }
+    }
+    terms.reference[i] = lookup ? 0 : 1;
+    terms.ehbShare[i] = scaledShare(plan.ehbShare ?? 1);
+    terms.creditable[i] = creditable(plan) ? 1 : 0;
+    terms.rules[i] = rulesOf(plan);
+    terms.cohabitationRule[i] = plan.cohabitationRequired ? 1 : 0;
+    if (plan.metalLevel === 'Silver' && !plan.dental && plan.market === 'Individual') terms.silver.push(i);
+  });
   return terms;
 }
 
-const termsByList = new WeakMap<readonly MarketPlan[], Map<string, PlanTerms[]>>();
+/** Effective dates whose terms are kept per list (a year has at most a few rate periods). */
+const MAX_TERM_DATES = 8;
+const termsByList = new WeakMap<readonly MarketPlan[], Map<string, ListTerms>>();
 
-/** `termsOf` every plan of a list, in its order (cached per list: one lookup per search, not per plan). */
-export function termsOfAll(plans: readonly MarketPlan[], date: string, year: number): PlanTerms[] {
+/** The terms of a list of plans on a date, cached per list (lists live in cached county markets). */
+export function termsOfAll(plans: readonly MarketPlan[], date: string, year: number): ListTerms {
   let byDate = termsByList.get(plans);
   if (!byDate) {
     byDate = new Map();
     termsByList.set(plans, byDate);
   }
   const key = `${year}|${date}`;
-  let all = byDate.get(key);
-  if (!all) {
-    all = plans.map((plan) => termsOf(plan, date, year));
+  let terms = byDate.get(key);
+  if (!terms) {
+    terms = readTerms(plans, date, year);
     if (byDate.size >= MAX_TERM_DATES) byDate.clear();
-    byDate.set(key, all);
+    byDate.set(key, terms);
   }
-  return all;
-}
-
-/** Silver medical plans of the individual market, with their terms: the plans a benchmark is chosen from. */
-const silverOf = new WeakMap<readonly PlanTerms[], PlanTerms[]>();
-function benchmarkCandidates(all: readonly PlanTerms[]): PlanTerms[] {
-  let silver = silverOf.get(all);
-  if (!silver) {
-    silver = all.filter(
-      ({ plan }) => plan.metalLevel === 'Silver' && !plan.dental && plan.market === 'Individual',
-    );
-    silverOf.set(all, silver);
-  }
-  return silver;
+  return terms;
 }
 
 export interface RankedPlan {
@@ -395,15 +375,16 @@ export function benchmarkPlan(
   const sums: PlanSums = { premium: 0, ehbPremium: 0, aptcEligiblePremium: 0 };
   const amounts: Cents[] = [];
   const offered: MarketPlan[] = [];
-  for (const terms of benchmarkCandidates(termsOfAll(plans, household.effectiveDate, year))) {
-    if (pricer.quick(terms, sums)) {
+  const terms = termsOfAll(plans, household.effectiveDate, year);
+  for (const i of terms.silver) {
+    if (pricer.quick(terms, i, sums)) {
       amounts.push(sums.ehbPremium);
     } else {
-      const priced = pricer.price(terms.plan);
+      const priced = pricer.price(terms.plans[i]!);
       if (!priced.available) continue;
       amounts.push(priced.ehbPremium);
     }
-    offered.push(terms.plan);
+    offered.push(terms.plans[i]!);
   }
   const amount = secondLowestCost(amounts);
   if (amount === undefined) return undefined;
@@ -490,9 +471,9 @@ export class CreditPricer {
   }
 
   /** `full`'s figures into `out` without allocating; false when the plan needs `full` (HouseholdPricer.quick). */
-  quick(terms: PlanTerms, out: CreditedSums): boolean {
-    if (this.nobody || !this.pricer.quick(terms, out)) return false;
-    out.credit = creditOn(this.aptc, out.aptcEligiblePremium, !terms.creditable);
+  quick(terms: ListTerms, i: number, out: CreditedSums): boolean {
+    if (this.nobody || !this.pricer.quick(terms, i, out)) return false;
+    out.credit = creditOn(this.aptc, out.aptcEligiblePremium, terms.creditable[i] !== 1);
     out.premiumWithCredit = premiumAfterCredit(out.premium, out.credit);
     return true;
   }

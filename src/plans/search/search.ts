@@ -2,7 +2,7 @@ import type { HouseholdEligibility, SettledHousehold } from '../household/househ
 import type { MarketPlan } from '../market/county-market.js';
 import { centsToDollars } from '../pricing/money.js';
 import type { PlanSearchFilterInput } from '../routes/household-input.js';
-import type { CreditedSums, CreditPricer, PlanTerms, PricedPlan } from './pricing.js';
+import type { CreditedSums, CreditPricer, ListTerms, PricedPlan } from './pricing.js';
 import type { Cents } from '../pricing/money.js';
 import type { CsrVariant } from '../store/plan-detail.js';
 import { shownDeductible } from './render.js';
@@ -107,13 +107,12 @@ class QuickRow implements SearchRow {
 }
 
 /**
- * A search's rows: the candidate plans of `plans` (in their order) priced for the household that match
- * the filter. `terms` are `termsOfAll(plans, …)`: most plans are priced from them without allocating
- * anything but their row; the others in full.
+ * A search's rows: the candidate plans of `terms.plans` (in their order) priced for the household that
+ * match the filter. Most plans are priced from the terms' rate matrix without allocating anything but
+ * their row; the others in full.
  */
 export function searchRows(
-  plans: readonly MarketPlan[],
-  terms: readonly PlanTerms[],
+  terms: ListTerms,
   pricer: CreditPricer,
   candidate: (plan: MarketPlan) => boolean,
   filter: PlanSearchFilterInput | undefined,
@@ -126,10 +125,11 @@ export function searchRows(
     premiumWithCredit: 0,
   };
   const rows: SearchRow[] = [];
+  const plans = terms.plans;
   for (let i = 0; i < plans.length; i += 1) {
     const plan = plans[i]!;
     if (!candidate(plan)) continue;
-    const row = pricer.quick(terms[i]!, sums)
+    const row = pricer.quick(terms, i, sums)
       ? new QuickRow(plan, pricer.csrFor(plan), sums)
       : new FullRow(pricer.full(plan));
     if (matches(row, filter)) rows.push(row);
