@@ -7,7 +7,24 @@ export const PLAN_KINDS = ['plan-attributes', 'landscape'] as const;
  * Supported market years (ascending) and the current one: the latest year with real plans, or the
  * latest sample year when only the generated sample market is loaded (real data outranks the sample).
  */
-export function marketYears(datasets: DatasetInfo[]): { current: number | undefined; supported: number[] } {
+export function marketYears(datasets: DatasetInfo[]): MarketYears {
+  // The sample tracker hands out one list until it re-reads: worked out once per list.
+  let years = known.get(datasets);
+  if (!years) {
+    years = readMarketYears(datasets);
+    known.set(datasets, years);
+  }
+  return years;
+}
+
+export interface MarketYears {
+  readonly current: number | undefined;
+  readonly supported: readonly number[];
+}
+
+const known = new WeakMap<DatasetInfo[], MarketYears>();
+
+function readMarketYears(datasets: DatasetInfo[]): MarketYears {
   const plans = datasets.filter((d) => (PLAN_KINDS as readonly string[]).includes(d.kind));
   const sorted = (list: DatasetInfo[]) => [...new Set(list.map((d) => d.year))].sort((a, b) => a - b);
   const years = sorted(plans);

@@ -65,7 +65,8 @@ function checkDate(text: string, field: string): void {
  */
 export function settleHousehold(household: HouseholdInput | undefined, year: number): SettledHousehold {
   const effectiveDate = coverageEffectiveDate(year, household?.effective_date);
-  checkDate(effectiveDate, 'household.effective_date');
+  // The default (1 January of the market year) is a date by construction.
+  if (household?.effective_date) checkDate(effectiveDate, 'household.effective_date');
   if (!effectiveDate.startsWith(`${year}-`)) {
     invalidHousehold(`household.effective_date: ${effectiveDate} is not in market year ${year}`);
   }

@@ -85,36 +85,48 @@ function matchingRows(context: PricedContext, body: PlanSearchInput): SearchRow[
   );
 }
 
-/** Facet counts per county market and plan selection (bounded: a selection is a filter, not a household). */
-const facetCache = new WeakMap<CountyMarket, Map<string, ReturnType<typeof facetGroups>>>();
+/** Facet counts per county market and plan selection, as JSON text (bounded: a selection is a filter, not a household). */
+const facetCache = new WeakMap<CountyMarket, Map<string, string>>();
 const MAX_FACET_SELECTIONS = 64;
 
 /**
- * `facet_groups` of the result. They count plans by metal, type, issuer and design type, so they depend
- * only on which plans match: when no criterion depends on the household's own figures (premium or
- * deductible limits), the same selection of one market always gives the same counts, kept per market.
+ * `facet_groups` of the result as JSON text. They count plans by metal, type, issuer and design type, so
+ * they depend only on which plans match: when no criterion depends on the household's own figures
+ * (premium or deductible limits), the same selection of one market always gives the same counts, kept
+ * per market.
  */
-function facetsOf(context: PricedContext, body: PlanSearchInput, rows: SearchRow[]) {
+function facetsJson(context: PricedContext, body: PlanSearchInput, rows: SearchRow[]): string {
   const filter = body.filter;
   const householdBound =
     filter?.premium !== undefined ||
     filter?.premium_range !== undefined ||
     filter?.deductible !== undefined ||
     filter?.deductible_range !== undefined;
-  if (householdBound) return facetGroups(rows);
+  if (householdBound) return JSON.stringify(facetGroups(rows));
   const shown = showCatastrophic(context.household, context.eligibility, body.catastrophic_override);
-  const key = `${shown}|${JSON.stringify(filter ?? {})}|${(body.suppressed_plan_ids ?? []).join(',')}`;
+  const key = `${shown}|${filter ? JSON.stringify(filter) : ''}|${body.suppressed_plan_ids?.join(',') ?? ''}`;
   let byMarket = facetCache.get(context.market);
   if (!byMarket) {
     byMarket = new Map();
     facetCache.set(context.market, byMarket);
   }
   let facets = byMarket.get(key);
-  if (!facets) {
-    facets = facetGroups(rows);
+  if (facets === undefined) {
+    facets = JSON.stringify(facetGroups(rows));
     if (byMarket.size < MAX_FACET_SELECTIONS) byMarket.set(key, facets);
   }
   return facets;
+}
+
+/** The answer after its plans, as JSON text: `total`, `facet_groups` (kept as text), `ranges`, `rate_area`. */
+function searchRest(context: PricedContext, body: PlanSearchInput, rows: SearchRow[]): string {
+  const { premiums, deductibles } = ranges(rows);
+  return (
+    `{"total":${rows.length},"facet_groups":${facetsJson(context, body, rows)}` +
+    `,"ranges":{"premiums":{"min":${premiums.min},"max":${premiums.max}}` +
+    `,"deductibles":{"min":${deductibles.min},"max":${deductibles.max}}}` +
+    `,"rate_area":${JSON.stringify(rateArea(context))}}`
+  );
 }
 
 function pricedPlanObject(priced: PricedPlan) {
@@ -158,12 +170,7 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
       const page = sortedPage(rows, body.sort, body.order, offset, limit).map((r) =>
         searchPlanJson(r.priced),
       );
-      const rest = JSON.stringify({
-        total: rows.length,
-        facet_groups: facetsOf(context, body, rows),
-        ranges: ranges(rows),
-        rate_area: rateArea(context),
-      });
+      const rest = searchRest(context, body, rows);
       // Already UTF-8 JSON: fastify sends a Buffer as it is (render.ts says how it is assembled).
       const answer = searchAnswer(page, rest);
       // The search's own time, from the validated request to the answer's bytes (the app's total follows).

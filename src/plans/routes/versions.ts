@@ -59,7 +59,10 @@ export function registerVersionRoutes(api: App, deps: PlansDeps): void {
     async (request) => {
       const years = marketYears(await deps.samples.datasets());
       usesData(request, PLAN_KINDS);
-      return { current: years.current ?? new Date(deps.now()).getUTCFullYear(), supported: years.supported };
+      return {
+        current: years.current ?? new Date(deps.now()).getUTCFullYear(),
+        supported: [...years.supported],
+      };
     },
   );
 }

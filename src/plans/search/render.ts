@@ -146,13 +146,18 @@ function baseFragment(details: PlanDetails, csr: CsrVariant): Buffer {
 }
 
 /**
- * A search answer's plan as UTF-8 JSON, in two parts: the cached reduced plan, then `,` and the household's
- * premium fields with the closing brace. The answer is the concatenation of such parts: a hundred plans'
- * unchanging text is copied, never serialised or re-encoded per request.
+ * A search answer's plan as JSON in two parts: the cached reduced plan (UTF-8, without its closing brace),
+ * then `,` and the household's premium fields with the closing brace. The answer is the concatenation of
+ * such parts: a hundred plans' unchanging text is copied, never serialised or re-encoded per request.
  */
-export function searchPlanJson(priced: PricedPlan): [Buffer, Buffer] {
+export function searchPlanJson(priced: PricedPlan): SearchPlanJson {
   const csr = shownVariant(priced.plan.details, priced.csr);
-  return [baseFragment(priced.plan.details, csr), Buffer.from(premiumFieldsJson(priced), 'utf8')];
+  return { base: baseFragment(priced.plan.details, csr), premiums: premiumFieldsJson(priced) };
+}
+
+export interface SearchPlanJson {
+  base: Buffer;
+  premiums: string;
 }
 
 const money = (value: number | null) => (value === null ? 'null' : String(value));
@@ -172,14 +177,25 @@ function premiumFieldsJson(priced: PricedPlan): string {
   );
 }
 
-/** The search answer: `{"plans":[…],` then the rest of the envelope (`rest` is a JSON object's text). */
-export function searchAnswer(plans: [Buffer, Buffer][], rest: string): Buffer {
-  const parts: Buffer[] = [Buffer.from('{"plans":[')];
+const OPEN = '{"plans":[';
+
+/**
+ * The search answer: `{"plans":[…],` then the rest of the envelope (`rest` is a JSON object's text), as
+ * UTF-8 in one buffer of the exact size, the parts written into it in place.
+ */
+export function searchAnswer(plans: readonly SearchPlanJson[], rest: string): Buffer {
+  const tail = `],${rest.slice(1)}`;
+  let size = OPEN.length + Buffer.byteLength(tail) + Math.max(0, plans.length - 1);
+  for (const plan of plans) size += plan.base.length + Buffer.byteLength(plan.premiums);
+  const answer = Buffer.allocUnsafe(size);
+  let at = answer.write(OPEN, 0, 'latin1');
   plans.forEach((plan, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(plan[0], plan[1]);
+    if (i > 0) answer[at++] = COMMA;
+    at += plan.base.copy(answer, at);
+    at += answer.write(plan.premiums, at, 'utf8');
   });
-  parts.push(Buffer.from(`],${rest.slice(1)}`, 'utf8'));
-  return Buffer.concat(parts);
+  at += answer.write(tail, at, 'utf8');
+  if (at !== size) throw new Error(`search answer: wrote ${at} bytes of ${size}`);
+  return answer;
 }
-const COMMA = Buffer.from(',');
+const COMMA = 0x2c;
