@@ -16,41 +16,47 @@ export interface LimitDecision {
   tightest: WindowState;
 }
 
-const WINDOWS = [
-  { name: 'Second', seconds: 1 },
-  { name: 'Minute', seconds: 60 },
-] as const;
-
 /**
  * Fixed windows aligned to the clock, so every instance counting in one Redis agrees on where a window
- * starts: the counter's name carries the window's number. A request counts even when refused.
+ * starts: the counter's name carries the window's number. A request counts even when refused. Both
+ * windows are counted at once (one round trip's wait with Redis).
  */
 export async function consumeRateLimit(counters: Counters, key: ApiKey, now: number): Promise<LimitDecision> {
-  const windows = await Promise.all(
-    WINDOWS.map(async ({ name, seconds }) => {
-      const span = seconds * 1000;
-      const index = Math.floor(now / span);
-      const limit = name === 'Second' ? key.perSecond : key.perMinute;
-      const count = await counters.hit(`rl:${key.id}:${seconds}:${index}`, seconds + 1, now);
-      return {
-        name,
-        limit,
-        remaining: Math.max(0, limit - count),
-        reset: Math.max(1, Math.ceil(((index + 1) * span - now) / 1000)),
-        over: count > limit,
-      };
-    }),
-  );
-  const allowed = windows.every((w) => !w.over);
-  const refused = windows.filter((w) => w.over);
-  const pool = refused.length > 0 ? refused : windows;
-  const tightest = pool.reduce((a, b) => (b.remaining / b.limit < a.remaining / a.limit ? b : a));
-  const strip = ({ name, limit, remaining, reset }: WindowState) => ({ name, limit, remaining, reset });
+  const second = Math.floor(now / 1000);
+  const minute = Math.floor(now / 60_000);
+  const [inSecond, inMinute] = await Promise.all([
+    counters.hit(`rl:${key.id}:1:${second}`, 2, now),
+    counters.hit(`rl:${key.id}:60:${minute}`, 61, now),
+  ]);
+  const windows = [
+    windowState('Second', key.perSecond, inSecond, (second + 1) * 1000 - now),
+    windowState('Minute', key.perMinute, inMinute, (minute + 1) * 60_000 - now),
+  ] as const;
+  const over = [inSecond > key.perSecond, inMinute > key.perMinute];
+  if (!over[0] && !over[1]) {
+    const [s, m] = windows;
+    // The window closest to exhaustion (the first on a tie).
+    return {
+      allowed: true,
+      windows: [...windows],
+      tightest: m.remaining / m.limit < s.remaining / s.limit ? m : s,
+    };
+  }
+  // When refused, the longest exhausted window decides when to come back.
+  const refused = windows.filter((_, i) => over[i]);
   return {
-    allowed,
-    windows: windows.map(strip),
-    // When refused, the longest exhausted window decides when to come back.
-    tightest: strip(refused.length > 0 ? refused.reduce((a, b) => (b.reset > a.reset ? b : a)) : tightest),
+    allowed: false,
+    windows: [...windows],
+    tightest: refused.reduce((a, b) => (b.reset > a.reset ? b : a)),
+  };
+}
+
+function windowState(name: WindowState['name'], limit: number, count: number, msLeft: number): WindowState {
+  return {
+    name,
+    limit,
+    remaining: Math.max(0, limit - count),
+    reset: Math.max(1, Math.ceil(msLeft / 1000)),
   };
 }
 
