@@ -178,7 +178,17 @@ export function householdEligibility(input: EligibilityInput): HouseholdEligibil
   const credit = creditFpl(year, fpl.percent, household.unemployment, 'aptc');
   const forCsr = creditFpl(year, fpl.percent, household.unemployment, 'csr');
   const screened = household.members.map((m) => {
-    const medicaid = medicaidChipEligibility({ ...m.input, age: m.age }, medicaidFpl.percent, limits);
+    const { input } = m;
+    const medicaid = medicaidChipEligibility(
+      {
+        age: m.age,
+        is_pregnant: input.is_pregnant,
+        pregnant_with: input.pregnant_with,
+        is_parent: input.is_parent,
+      },
+      medicaidFpl.percent,
+      limits,
+    );
     return {
       isMedicaidChip: medicaid.is_medicaid_chip,
       // Not in the gap when the 2021 unemployment rule makes the household an applicable taxpayer.
@@ -186,7 +196,11 @@ export function householdEligibility(input: EligibilityInput): HouseholdEligibil
         !m.input.has_mec &&
         !credit.treatedAsApplicable &&
         inCoverageGap(fpl.percent, limits, medicaid.is_medicaid_chip),
-      aptcEligible: isAptcEligibleMember({ ...m.input, isMedicaidChip: medicaid.is_medicaid_chip }),
+      aptcEligible: isAptcEligibleMember({
+        has_mec: input.has_mec,
+        aptc_eligible: input.aptc_eligible,
+        isMedicaidChip: medicaid.is_medicaid_chip,
+      }),
     };
   });
   const eligibleMembers = household.members.filter((_, i) => screened[i]!.aptcEligible);

@@ -62,11 +62,12 @@ function g(first: number, additional: number): RegionGuideline {
 }
 
 /** A year's table for one region: the figures for 1–8 persons and the step beyond eight. */
+/** Shared by every caller (kept per year and region): read-only. */
 export interface PovertyTable {
-  guidelineYear: number;
+  readonly guidelineYear: number;
   /** `sizes[n − 1]` = the guideline for n persons, n = 1…8. */
-  sizes: number[];
-  addPerPersonAfterEight: number;
+  readonly sizes: readonly number[];
+  readonly addPerPersonAfterEight: number;
 }
 
 /** The region a state's residents are measured against. */
@@ -85,11 +86,20 @@ export function guidelineYearOf(marketYear: number): number {
 
 /** The published table of `guidelineYear` for `region`, or undefined for a year we do not hold. */
 export function povertyTable(guidelineYear: number, region: PovertyRegion): PovertyTable | undefined {
-  const row = GUIDELINES[guidelineYear]?.[region];
-  if (!row) return undefined;
-  const sizes = Array.from({ length: 8 }, (_, i) => row.sizes?.[i + 1] ?? row.first + row.additional * i);
-  return { guidelineYear, sizes, addPerPersonAfterEight: row.over8 ?? row.additional };
+  const key = `${guidelineYear}|${region}`;
+  let table = tables.get(key);
+  if (table === undefined) {
+    const row = GUIDELINES[guidelineYear]?.[region];
+    if (!row) return undefined;
+    const sizes = Array.from({ length: 8 }, (_, i) => row.sizes?.[i + 1] ?? row.first + row.additional * i);
+    table = { guidelineYear, sizes, addPerPersonAfterEight: row.over8 ?? row.additional };
+    tables.set(key, table);
+  }
+  return table;
 }
+
+/** Tables already worked out (the guidelines are constants of this module). */
+const tables = new Map<string, PovertyTable>();
 
 /** The guideline for a household of `size` (≥ 1) persons. */
 export function guidelineFor(table: PovertyTable, size: number): number {
