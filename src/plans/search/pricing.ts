@@ -47,7 +47,11 @@ export interface PricingOptions {
   ignoreTobacco?: boolean;
   /** Keep each member's premium in the result (`members`); searches need only the sums. */
   memberDetail?: boolean;
+  /** Everyone given is rated, `has_mec` or not: they are a benchmark's coverage family (26 CFR 1.36B-3(b)). */
+  coverageFamily?: boolean;
 }
+
+const NOBODY_ENROLLED: ReadonlySet<string> = new Set();
 
 /** Age on 1 January of the effective date's year; a child born since then is 0 (not yet born on 1 January). */
 function ageOnJanuary1(member: Member, effectiveDate: string): number {
@@ -75,10 +79,14 @@ export class HouseholdPricer {
     private readonly aptcEligible: (member: Member) => boolean,
     private readonly options: PricingOptions = {},
   ) {
-    this.enrolledIn = new Set(
-      members.flatMap((m) => (m.input.current_enrollment ? [m.input.current_enrollment.plan_id] : [])),
-    );
-    this.apart = members.some((m) => m.input.does_not_cohabitate === true);
+    let enrolledIn: Set<string> | undefined;
+    let apart = false;
+    for (const { input } of members) {
+      if (input.current_enrollment) (enrolledIn ??= new Set()).add(input.current_enrollment.plan_id);
+      if (input.does_not_cohabitate === true) apart = true;
+    }
+    this.enrolledIn = enrolledIn ?? NOBODY_ENROLLED;
+    this.apart = apart;
   }
 
   private build(tobaccoOf: (m: Member) => boolean, ageRule: AgeRule): PricedMember[] {
@@ -87,7 +95,8 @@ export class HouseholdPricer {
       // `age` as given wins; a `dob` is read on the date the issuer's rule names (pricing/age.ts).
       age: ageRule === 'effective-date' ? m.age : ageOnJanuary1(m, date),
       tobacco: this.options.ignoreTobacco ? false : tobaccoOf(m),
-      hasMec: m.input.has_mec ?? false,
+      // The coverage family of a benchmark has no other MEC by definition (`coverageFamily`).
+      hasMec: this.options.coverageFamily ? false : (m.input.has_mec ?? false),
       doesNotCohabitate: m.input.does_not_cohabitate ?? false,
       aptcEligible: this.aptcEligible(m),
       relationship: m.input.relationship ?? (m.index === 0 ? 'Self' : null),
@@ -95,7 +104,7 @@ export class HouseholdPricer {
   }
 
   /** Plans someone is enrolled in (`current_enrollment`): priced with that person's enrolment status. */
-  private readonly enrolledIn: Set<string>;
+  private readonly enrolledIn: ReadonlySet<string>;
 
   /** The members as `plan` rates them. */
   membersFor(plan: MarketPlan): PricedMember[] {
@@ -228,13 +237,15 @@ interface DenseMembers {
 }
 
 function denseMembersOf(household: RatedHousehold): DenseMembers {
-  const rated = household.members.filter((_, i) => household.statuses[i] === 'rated');
-  return {
-    count: rated.length,
-    ages: rated.map((m) => Math.min(m.age, LAST_BAND_AGE)),
-    tobacco: rated.map((m) => m.tobacco),
-    eligible: rated.map((m) => m.aptcEligible),
-  };
+  const dense: DenseMembers = { count: 0, ages: [], tobacco: [], eligible: [] };
+  household.members.forEach((m, i) => {
+    if (household.statuses[i] !== 'rated') return;
+    dense.count += 1;
+    dense.ages.push(Math.min(m.age, LAST_BAND_AGE));
+    dense.tobacco.push(m.tobacco);
+    dense.eligible.push(m.aptcEligible);
+  });
+  return dense;
 }
 
 /**
@@ -347,6 +358,8 @@ export function termsOfAll(plans: readonly MarketPlan[], date: string, year: num
   return terms;
 }
 
+const EVERYONE = () => true;
+
 export interface RankedPlan {
   plan: MarketPlan;
   /** The amount the plan was ranked by, cents a month. */
@@ -364,14 +377,10 @@ export function benchmarkPlan(
   household: SettledHousehold,
   members: readonly Member[],
 ): RankedPlan | undefined {
-  // Members of the coverage family have no other MEC by definition; everyone given is rated.
-  const pricer = new HouseholdPricer(
-    year,
-    household,
-    members.map((m) => ({ ...m, input: { ...m.input, has_mec: false } })),
-    () => true,
-    { ignoreTobacco: true },
-  );
+  const pricer = new HouseholdPricer(year, household, members, EVERYONE, {
+    ignoreTobacco: true,
+    coverageFamily: true,
+  });
   const sums: PlanSums = { premium: 0, ehbPremium: 0, aptcEligiblePremium: 0 };
   const amounts: Cents[] = [];
   const offered: MarketPlan[] = [];

@@ -216,23 +216,23 @@ export function facetGroups(rows: readonly SearchRow[]): { name: string; facets:
   ];
 }
 
-function minMax(values: (number | null)[]): { min: number; max: number } | null {
-  let min = Infinity;
-  let max = -Infinity;
-  for (const v of values) {
-    if (v === null) continue;
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
-  return min === Infinity ? null : { min, max };
-}
-
 /** `ranges` over the whole result: premiums from `premium_w_credit` (research §1.3), deductibles. */
 export function ranges(rows: readonly SearchRow[]) {
-  return {
-    premiums: minMax(rows.map((r) => r.premiumWithCredit)) ?? { min: 0, max: 0 },
-    deductibles: minMax(rows.map((r) => r.deductible)) ?? { min: 0, max: 0 },
+  const premiums = { min: Infinity, max: -Infinity };
+  const deductibles = { min: Infinity, max: -Infinity };
+  const widen = (range: { min: number; max: number }, value: number | null) => {
+    if (value === null) return;
+    if (value < range.min) range.min = value;
+    if (value > range.max) range.max = value;
   };
+  for (const row of rows) {
+    widen(premiums, row.premiumWithCredit);
+    widen(deductibles, row.deductible);
+  }
+  // No figure at all: 0 to 0.
+  const settled = (range: { min: number; max: number }) =>
+    range.min === Infinity ? { min: 0, max: 0 } : range;
+  return { premiums: settled(premiums), deductibles: settled(deductibles) };
 }
 
 export type SortKey = 'premium' | 'deductible' | 'oopc' | 'total_costs' | 'quality_rating';
