@@ -10,6 +10,7 @@ import { premiumFields, searchAnswer, searchPlanJson } from '../search/render.js
 import {
   candidateTest,
   facetGroups,
+  pricedPlanOf,
   ranges,
   searchRows,
   showCatastrophic,
@@ -168,7 +169,7 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
       const offset = body.offset ?? 0;
       const limit = body.limit ?? DEFAULT_PAGE;
       const page = sortedPage(rows, body.sort, body.order, offset, limit).map((r) =>
-        searchPlanJson(r.priced),
+        searchPlanJson(pricedPlanOf(r)),
       );
       const rest = searchRest(context, body, rows);
       // Already UTF-8 JSON: fastify sends a Buffer as it is (render.ts says how it is assembled).
@@ -209,7 +210,7 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
       const stars = (list: SearchRow[], n: number) => list.filter((r) => r.plan.qualityRating === n).length;
       return [...byMetal].map(([metal, list]) => {
         const premiums = list.flatMap((r) =>
-          r.priced.premium.available ? [r.priced.premiumWithCredit] : [],
+          r.premiumWithCredit === null ? [] : [pricedPlanOf(r).premiumWithCredit],
         );
         const sum = premiums.reduce((a, b) => a + b, 0);
         return {

@@ -187,7 +187,7 @@ export function searchAnswer(plans: readonly SearchPlanJson[], rest: string): Bu
   const tail = `],${rest.slice(1)}`;
   let size = OPEN.length + Buffer.byteLength(tail) + Math.max(0, plans.length - 1);
   for (const plan of plans) size += plan.base.length + Buffer.byteLength(plan.premiums);
-  const answer = Buffer.allocUnsafe(size);
+  const answer = answerBytes(size);
   let at = answer.write(OPEN, 0, 'latin1');
   plans.forEach((plan, i) => {
     if (i > 0) answer[at++] = COMMA;
@@ -199,3 +199,24 @@ export function searchAnswer(plans: readonly SearchPlanJson[], rest: string): Bu
   return answer;
 }
 const COMMA = 0x2c;
+
+/**
+ * Answers are cut from 1 MiB slabs, as Node's own Buffer pool does for small buffers: one allocation per
+ * some thirty answers instead of one each. A slab is never written twice — when it is used up a new one
+ * is taken and the old is freed by the collector once no answer cut from it is still being sent.
+ */
+const SLAB_BYTES = 1 << 20;
+let slab = Buffer.allocUnsafeSlow(0);
+let slabUsed = 0;
+
+function answerBytes(size: number): Buffer {
+  if (size > SLAB_BYTES / 8) return Buffer.allocUnsafe(size);
+  if (slabUsed + size > slab.length) {
+    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const bytes = slab.subarray(slabUsed, slabUsed + size);
+  // The next answer starts on an 8-byte boundary.
+  slabUsed += (size + 7) & ~7;
+  return bytes;
+}

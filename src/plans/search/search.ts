@@ -40,70 +40,76 @@ export function candidateTest(
   return (p) => p.dental === dental && (catastrophic || !p.catastrophic) && !hidden?.has(p.id);
 }
 
-/** A priced plan of a search with the figures filters and sorts use (dollars; null where unknown). */
+/**
+ * A priced plan of a search with the figures filters and sorts use (dollars; null where unknown). Every
+ * row has the same fields: one priced from the rate matrix (`CreditPricer.quick`) carries its sums, one
+ * priced in full (`CreditPricer.full`: an unusual plan, or one without a premium) its `PricedPlan`.
+ */
 export interface SearchRow {
   plan: MarketPlan;
   /** `premium_w_credit` in dollars; null when the plan has no premium for the household. */
   premiumWithCredit: number | null;
   deductible: number | null;
-  /** The plan priced in full, for the plans an answer shows (built on demand). */
-  readonly priced: PricedPlan;
+  csr: CsrVariant;
+  /** The sums of a row priced from the matrix, cents (0 when `full` is set). */
+  premium: Cents;
+  ehbPremium: Cents;
+  aptcEligiblePremium: Cents;
+  credit: Cents;
+  withCredit: Cents;
+  full: PricedPlan | null;
 }
 
-/** A row priced in full (`CreditPricer.full`): an unusual plan, or one without a premium. */
-class FullRow implements SearchRow {
-  readonly plan: MarketPlan;
-  readonly premiumWithCredit: number | null;
-  readonly deductible: number | null;
-  constructor(readonly priced: PricedPlan) {
-    this.plan = priced.plan;
-    this.premiumWithCredit = priced.premium.available ? centsToDollars(priced.premiumWithCredit) : null;
-    this.deductible = shownDeductible(priced.plan.details, priced.csr);
-  }
+function fullRow(priced: PricedPlan): SearchRow {
+  return {
+    plan: priced.plan,
+    premiumWithCredit: priced.premium.available ? centsToDollars(priced.premiumWithCredit) : null,
+    deductible: shownDeductible(priced.plan.details, priced.csr),
+    csr: priced.csr,
+    premium: 0,
+    ehbPremium: 0,
+    aptcEligiblePremium: 0,
+    credit: 0,
+    withCredit: 0,
+    full: priced,
+  };
+}
+
+function quickRow(plan: MarketPlan, csr: CsrVariant, sums: CreditedSums): SearchRow {
+  return {
+    plan,
+    premiumWithCredit: centsToDollars(sums.premiumWithCredit),
+    deductible: shownDeductible(plan.details, csr),
+    csr,
+    premium: sums.premium,
+    ehbPremium: sums.ehbPremium,
+    aptcEligiblePremium: sums.aptcEligiblePremium,
+    credit: sums.credit,
+    withCredit: sums.premiumWithCredit,
+    full: null,
+  };
 }
 
 /**
- * A row priced from the plan's dense terms (`CreditPricer.quick`): the figures only, its `PricedPlan`
- * made when asked for. The county market carries no pediatric dental apportionment, so that field is null
- * as in `HouseholdPricer.price`.
+ * The row's plan priced in full, for the plans an answer shows. The county market carries no pediatric
+ * dental apportionment, so a matrix-priced row's is null, as in `HouseholdPricer.price`.
  */
-class QuickRow implements SearchRow {
-  readonly premiumWithCredit: number;
-  readonly deductible: number | null;
-  private readonly premium: Cents;
-  private readonly ehbPremium: Cents;
-  private readonly aptcEligiblePremium: Cents;
-  private readonly credit: Cents;
-  private readonly withCredit: Cents;
-  constructor(
-    readonly plan: MarketPlan,
-    private readonly csr: CsrVariant,
-    sums: CreditedSums,
-  ) {
-    this.premium = sums.premium;
-    this.ehbPremium = sums.ehbPremium;
-    this.aptcEligiblePremium = sums.aptcEligiblePremium;
-    this.credit = sums.credit;
-    this.withCredit = sums.premiumWithCredit;
-    this.premiumWithCredit = centsToDollars(sums.premiumWithCredit);
-    this.deductible = shownDeductible(plan.details, csr);
-  }
-  get priced(): PricedPlan {
-    return {
-      plan: this.plan,
-      csr: this.csr,
-      premium: {
-        available: true,
-        premium: this.premium,
-        ehbPremium: this.ehbPremium,
-        aptcEligiblePremium: this.aptcEligiblePremium,
-        pediatricEhbPremium: null,
-        members: [],
-      },
-      credit: this.credit,
-      premiumWithCredit: this.withCredit,
-    };
-  }
+export function pricedPlanOf(row: SearchRow): PricedPlan {
+  if (row.full) return row.full;
+  return {
+    plan: row.plan,
+    csr: row.csr,
+    premium: {
+      available: true,
+      premium: row.premium,
+      ehbPremium: row.ehbPremium,
+      aptcEligiblePremium: row.aptcEligiblePremium,
+      pediatricEhbPremium: null,
+      members: [],
+    },
+    credit: row.credit,
+    premiumWithCredit: row.withCredit,
+  };
 }
 
 /**
@@ -117,6 +123,8 @@ export function searchRows(
   candidate: (plan: MarketPlan) => boolean,
   filter: PlanSearchFilterInput | undefined,
 ): SearchRow[] {
+  const rows: SearchRow[] = [];
+  const plans = terms.plans;
   const sums: CreditedSums = {
     premium: 0,
     ehbPremium: 0,
@@ -124,14 +132,12 @@ export function searchRows(
     credit: 0,
     premiumWithCredit: 0,
   };
-  const rows: SearchRow[] = [];
-  const plans = terms.plans;
   for (let i = 0; i < plans.length; i += 1) {
     const plan = plans[i]!;
     if (!candidate(plan)) continue;
     const row = pricer.quick(terms, i, sums)
-      ? new QuickRow(plan, pricer.csrFor(plan), sums)
-      : new FullRow(pricer.full(plan));
+      ? quickRow(plan, pricer.csrFor(plan), sums)
+      : fullRow(pricer.full(plan));
     if (matches(row, filter)) rows.push(row);
   }
   return rows;
