@@ -2,6 +2,7 @@ import { centsToDollars } from '../pricing/money.js';
 import type { CostLimit, CsrVariant } from '../store/plan-detail.js';
 import type { PlanDetails } from '../store/plan-details.js';
 import type { PricedPlan } from './pricing.js';
+import type { MarketPlan } from '../market/county-market.js';
 
 /**
  * How a priced plan is written. Search answers carry the CMS document's reduced plan: the "top" benefits
@@ -58,6 +59,23 @@ export function shownVariant(details: PlanDetails, csr: CsrVariant): CsrVariant 
 /** The individual in-network deductible of the variant the plan shows for `csr`, $. */
 export function shownDeductible(details: PlanDetails, csr: CsrVariant): number | null {
   return variantFacts(details, csr).deductible;
+}
+
+const deductiblesByList = new WeakMap<readonly MarketPlan[], Map<CsrVariant, readonly (number | null)[]>>();
+
+/** `shownDeductible` of every plan of a list for `csr`, in its order (kept per list: lists live in cached markets). */
+export function shownDeductibles(plans: readonly MarketPlan[], csr: CsrVariant): readonly (number | null)[] {
+  let byCsr = deductiblesByList.get(plans);
+  if (!byCsr) {
+    byCsr = new Map();
+    deductiblesByList.set(plans, byCsr);
+  }
+  let deductibles = byCsr.get(csr);
+  if (!deductibles) {
+    deductibles = plans.map((plan) => shownDeductible(plan.details, csr));
+    byCsr.set(csr, deductibles);
+  }
+  return deductibles;
 }
 
 /** The plan of a search answer without premiums: the reduced details of one variant. */

@@ -5,7 +5,7 @@ import type { PlanSearchFilterInput } from '../routes/household-input.js';
 import type { CreditedSums, CreditPricer, ListTerms, PricedPlan } from './pricing.js';
 import type { Cents } from '../pricing/money.js';
 import type { CsrVariant } from '../store/plan-detail.js';
-import { shownDeductible } from './render.js';
+import { shownDeductible, shownDeductibles } from './render.js';
 
 /** Catastrophic plans are for people under 30 (45 CFR 156.155(a)(1)) or with a hardship exemption. */
 const CATASTROPHIC_AGE_LIMIT = 30;
@@ -75,11 +75,16 @@ function fullRow(priced: PricedPlan): SearchRow {
   };
 }
 
-function quickRow(plan: MarketPlan, csr: CsrVariant, sums: CreditedSums): SearchRow {
+function quickRow(
+  plan: MarketPlan,
+  csr: CsrVariant,
+  deductible: number | null,
+  sums: CreditedSums,
+): SearchRow {
   return {
     plan,
     premiumWithCredit: centsToDollars(sums.premiumWithCredit),
-    deductible: shownDeductible(plan.details, csr),
+    deductible,
     csr,
     premium: sums.premium,
     ehbPremium: sums.ehbPremium,
@@ -132,12 +137,23 @@ export function searchRows(
     credit: 0,
     premiumWithCredit: 0,
   };
+  // The deductible each plan shows, per variant (a search sees at most two: its silver one and the rest's).
+  const byCsr = new Map<CsrVariant, readonly (number | null)[]>();
   for (let i = 0; i < plans.length; i += 1) {
     const plan = plans[i]!;
     if (!candidate(plan)) continue;
-    const row = pricer.quick(terms, i, sums)
-      ? quickRow(plan, pricer.csrFor(plan), sums)
-      : fullRow(pricer.full(plan));
+    let row: SearchRow;
+    if (pricer.quick(terms, i, sums)) {
+      const csr = pricer.csrFor(plan);
+      let deductibles = byCsr.get(csr);
+      if (!deductibles) {
+        deductibles = shownDeductibles(plans, csr);
+        byCsr.set(csr, deductibles);
+      }
+      row = quickRow(plan, csr, deductibles[i]!, sums);
+    } else {
+      row = fullRow(pricer.full(plan));
+    }
     if (matches(row, filter)) rows.push(row);
   }
   return rows;
