@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A random 256-bit value as base64url (43 characters): client secrets, tokens, codes, session ids. */
 export function randomToken(bytes = 32): string {
@@ -23,7 +23,8 @@ export function randomAlphanumeric(length: number): string {
  * a slow password hash adds nothing when the input already has 256 bits of entropy.
  */
 export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  // The one-shot form: no Hash object per call (every plan-API request hashes its key).
+  return hash('sha256', value, 'hex');
 }
 
 /** Compares two strings in time that depends only on their length. */

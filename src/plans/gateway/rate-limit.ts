@@ -60,12 +60,18 @@ function windowState(name: WindowState['name'], limit: number, count: number, ms
   };
 }
 
+const HEADER_NAMES: Readonly<Record<WindowState['name'], { limit: string; remaining: string }>> = {
+  Second: { limit: 'x-ratelimit-limit-second', remaining: 'x-ratelimit-remaining-second' },
+  Minute: { limit: 'x-ratelimit-limit-minute', remaining: 'x-ratelimit-remaining-minute' },
+};
+
 /** The response headers of a decision (Kong's rate-limiting plugin names, research §2). */
 export function rateLimitHeaders(decision: LimitDecision): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const w of decision.windows) {
-    headers[`x-ratelimit-limit-${w.name.toLowerCase()}`] = String(w.limit);
-    headers[`x-ratelimit-remaining-${w.name.toLowerCase()}`] = String(w.remaining);
+    const names = HEADER_NAMES[w.name];
+    headers[names.limit] = String(w.limit);
+    headers[names.remaining] = String(w.remaining);
   }
   headers['ratelimit-limit'] = String(decision.tightest.limit);
   headers['ratelimit-remaining'] = String(decision.tightest.remaining);
