@@ -202,10 +202,10 @@ function markdown(figures: Figures[], command: string): string {
   }
   lines.push(
     '',
-    `POST /api/v1/plans/search, ${SEARCH_YEAR}, Dallas County TX (${SEARCH_PLACE.countyfips}, ZIP ${SEARCH_PLACE.zipcode}): real PY2025 Plan Attributes and Service Area PUFs, rates GENERATED in the Rate PUF layout for the benchmark (no real PY2025 Rate PUF is available); 32 households of four (two adults 25–60, two children, 225–400 % FPL: every plan priced with APTC; CSR 73 % variants below 250 %; a smoker in every fourth, about half the plans filing tobacco rates), cycled. Server time: medians of the answers' Server-Timing — \`search\` (the route's own work: eligibility, pricing every plan, filters, sort, facets, the answer's text) and \`app\` (the whole request inside the server: key, limits, body parsing and validation, route). JSON.stringify = mean time to serialise one parsed answer in the benchmark process, same run; the ratio is search ÷ JSON.stringify. Server CPU per search = the server process's user + system CPU time over the measured load (/proc) ÷ answers: autocannon (a JavaScript HTTP parser reading ~31 kB answers) runs on the same 2 cores, so 1000 ÷ that figure is what one core of the server alone would sustain.`,
+    `POST /api/v1/plans/search, ${SEARCH_YEAR}, Dallas County TX (${SEARCH_PLACE.countyfips}, ZIP ${SEARCH_PLACE.zipcode}): real PY2025 Plan Attributes and Service Area PUFs, rates GENERATED in the Rate PUF layout for the benchmark (no real PY2025 Rate PUF is available); 32 households of four (two adults 25–60, two children, 225–400 % FPL: every plan priced with APTC; CSR 73 % variants below 250 %; a smoker in every fourth, about half the plans filing tobacco rates), cycled. Server time: medians of the answers' Server-Timing — \`search\` (the route's own work: eligibility, pricing every plan, filters, sort, facets, the answer's text) and \`app\` (the whole request inside the server: key, limits, body parsing and validation, route). JSON.stringify = mean time to serialise one parsed answer in the benchmark process, same run; the ratios divide the search's and the whole request's server time by it. Server CPU per search = the server process's user + system CPU time over the measured load (/proc) ÷ answers: autocannon (a JavaScript HTTP parser reading ~31 kB answers) runs on the same 2 cores, so 1000 ÷ that figure is what one core of the server alone would sustain.`,
     '',
-    '| Database | Plans in county | Body (bytes) | Req/s | p50 (ms) | p99 (ms) | Server search p50 (ms) | Server app p50 (ms) | Server CPU per search (ms) | JSON.stringify (ms) | Ratio | Errors | Malformed |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| Database | Plans in county | Body (bytes) | Req/s | p50 (ms) | p99 (ms) | Server search p50 (ms) | Server app p50 (ms) | Server CPU per search (ms) | JSON.stringify (ms) | Search ÷ stringify | App ÷ stringify | Errors | Malformed |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const f of figures) {
     const { load } = f.search;
@@ -213,7 +213,7 @@ function markdown(figures: Figures[], command: string): string {
     const errors =
       Object.values(load.failures).reduce((a, b) => a + b, 0) + load.result.errors + load.result.timeouts;
     lines.push(
-      `| ${f.database} | ${f.search.plans} | ${f.search.bodyBytes} | ${(load.latencies.length / load.activeSeconds).toFixed(0)} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${f.search.routeMedianMs.toFixed(3)} | ${f.search.serverMedianMs.toFixed(3)} | ${f.search.serverCpuMs === null ? 'n/a' : f.search.serverCpuMs.toFixed(3)} | ${f.search.stringifyMs.toFixed(3)} | ${(f.search.routeMedianMs / f.search.stringifyMs).toFixed(2)} | ${errors} | ${load.malformed} |`,
+      `| ${f.database} | ${f.search.plans} | ${f.search.bodyBytes} | ${(load.latencies.length / load.activeSeconds).toFixed(0)} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${f.search.routeMedianMs.toFixed(3)} | ${f.search.serverMedianMs.toFixed(3)} | ${f.search.serverCpuMs === null ? 'n/a' : f.search.serverCpuMs.toFixed(3)} | ${f.search.stringifyMs.toFixed(3)} | ${(f.search.routeMedianMs / f.search.stringifyMs).toFixed(2)} | ${(f.search.serverMedianMs / f.search.stringifyMs).toFixed(2)} | ${errors} | ${load.malformed} |`,
     );
   }
   return lines.join('\n');

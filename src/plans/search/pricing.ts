@@ -15,6 +15,7 @@ import { rateAgeKey, ratingAge, type AgeRule } from '../pricing/age.js';
 import { applyScaledShare, scaledShare, type Cents } from '../pricing/money.js';
 import { FEDERAL_MAX_TOBACCO_LOOKBACK_MONTHS, ratedAsTobaccoUser } from '../pricing/tobacco.js';
 import type { CsrVariant } from '../store/plan-detail.js';
+import { perObject } from '../../shared/memo.js';
 
 const TIER_STATES = new Set<string>(['NY', 'VT']);
 
@@ -70,7 +71,19 @@ function ageOnJanuary1(member: Member, effectiveDate: string): number {
  * three-child rule) is settled once per distinct tobacco status and reused for every plan of a search.
  */
 export class HouseholdPricer {
+  /** Per issuer rules (`rulesOf`): the members as those plans rate them… */
   private readonly byRules = new Map<number, PricedMember[]>();
+  /** …who is rated at which band (`ratedPremium` reads it)… */
+  private readonly prepared = new Map<number, RatedHousehold>();
+  /** …and the same as arrays, for `quick` (the last one asked for at hand: plans mostly share rules). */
+  private readonly dense = new Map<number, DenseMembers>();
+  private lastRules = -1;
+  private lastDense: DenseMembers | undefined;
+  private readonly premiums = new Map<MarketPlan, HouseholdPremium>();
+  /** Plans someone is enrolled in (`current_enrollment`): priced with that person's enrolment status. */
+  private readonly enrolledIn: ReadonlySet<string>;
+  /** Someone lives apart from the subscriber (`does_not_cohabitate`): plans with a cohabitation rule differ. */
+  private readonly apart: boolean;
 
   constructor(
     private readonly year: number,
@@ -103,9 +116,6 @@ export class HouseholdPricer {
     }));
   }
 
-  /** Plans someone is enrolled in (`current_enrollment`): priced with that person's enrolment status. */
-  private readonly enrolledIn: ReadonlySet<string>;
-
   /** The members as `plan` rates them. */
   membersFor(plan: MarketPlan): PricedMember[] {
     const lookback = plan.tobaccoLookback ?? FEDERAL_MAX_TOBACCO_LOOKBACK_MONTHS;
@@ -127,8 +137,6 @@ export class HouseholdPricer {
     return members;
   }
 
-  private readonly premiums = new Map<MarketPlan, HouseholdPremium>();
-
   /** The plan's premium for the household, or unavailable (no rates in force that day, or a missing row). */
   price(plan: MarketPlan): HouseholdPremium {
     let premium = this.premiums.get(plan);
@@ -138,9 +146,6 @@ export class HouseholdPricer {
     }
     return premium;
   }
-
-  /** Per issuer rules (`rulesOf`): the prepared household `ratedPremium` reads. */
-  private readonly prepared = new Map<number, RatedHousehold>();
 
   /** The reference pricing (premium.ts), per member, for any plan; `quick` gives the same sums for most. */
   private priceOnce(plan: MarketPlan): HouseholdPremium {
@@ -165,27 +170,27 @@ export class HouseholdPricer {
     if (plan.cohabitationRequired && this.apart) {
       return ratedPremium(rateHousehold(members, this.year, plan.cohabitationRequired), rating, detail);
     }
-    const key = this.enrolledIn.has(plan.id) ? -1 : rulesOf(plan);
-    let prepared = key < 0 ? undefined : this.prepared.get(key);
-    if (!prepared) {
-      prepared = rateHousehold(members, this.year);
-      if (key >= 0) this.prepared.set(key, prepared);
-    }
+    const prepared = this.enrolledIn.has(plan.id)
+      ? rateHousehold(members, this.year)
+      : this.preparedFor(rulesOf(plan), plan);
     return ratedPremium(prepared, rating, detail);
   }
 
-  /** Someone lives apart from the subscriber (`does_not_cohabitate`): plans with a cohabitation rule differ. */
-  private readonly apart: boolean;
-  /** Per issuer rules (`ListTerms.rules`): the rated members as `quick` reads them. */
-  private readonly dense = new Map<number, DenseMembers>();
-  private lastRules = -1;
-  private lastDense: DenseMembers | undefined;
+  /** The prepared household of plans with these rules (`plan` is one of them; nobody is enrolled in it). */
+  private preparedFor(rules: number, plan: MarketPlan): RatedHousehold {
+    let prepared = this.prepared.get(rules);
+    if (!prepared) {
+      prepared = rateHousehold(this.membersFor(plan), this.year);
+      this.prepared.set(rules, prepared);
+    }
+    return prepared;
+  }
 
   private denseMembers(rules: number, plan: MarketPlan): DenseMembers {
     if (rules === this.lastRules) return this.lastDense!;
     let found = this.dense.get(rules);
     if (!found) {
-      found = denseMembersOf(rateHousehold(this.membersFor(plan), this.year));
+      found = denseMembersOf(this.preparedFor(rules, plan));
       this.dense.set(rules, found);
     }
     this.lastRules = rules;
@@ -339,23 +344,11 @@ function readTerms(plans: readonly MarketPlan[], date: string, year: number): Li
 
 /** Effective dates whose terms are kept per list (a year has at most a few rate periods). */
 const MAX_TERM_DATES = 8;
-const termsByList = new WeakMap<readonly MarketPlan[], Map<string, ListTerms>>();
+const termsByList = perObject<readonly MarketPlan[], string, ListTerms>(MAX_TERM_DATES);
 
 /** The terms of a list of plans on a date, cached per list (lists live in cached county markets). */
 export function termsOfAll(plans: readonly MarketPlan[], date: string, year: number): ListTerms {
-  let byDate = termsByList.get(plans);
-  if (!byDate) {
-    byDate = new Map();
-    termsByList.set(plans, byDate);
-  }
-  const key = `${year}|${date}`;
-  let terms = byDate.get(key);
-  if (!terms) {
-    terms = readTerms(plans, date, year);
-    if (byDate.size >= MAX_TERM_DATES) byDate.clear();
-    byDate.set(key, terms);
-  }
-  return terms;
+  return termsByList(plans, `${year}|${date}`, () => readTerms(plans, date, year));
 }
 
 const EVERYONE = () => true;

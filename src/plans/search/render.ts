@@ -3,6 +3,7 @@ import type { CostLimit, CsrVariant } from '../store/plan-detail.js';
 import type { PlanDetails } from '../store/plan-details.js';
 import type { PricedPlan } from './pricing.js';
 import type { MarketPlan } from '../market/county-market.js';
+import { perObject } from '../../shared/memo.js';
 
 /**
  * How a priced plan is written. Search answers carry the CMS document's reduced plan: the "top" benefits
@@ -34,21 +35,13 @@ interface VariantFacts {
   shown: CsrVariant;
   deductible: number | null;
 }
-const facts = new WeakMap<PlanDetails, Map<CsrVariant, VariantFacts>>();
+const facts = perObject<PlanDetails, CsrVariant, VariantFacts>();
 
 function variantFacts(details: PlanDetails, csr: CsrVariant): VariantFacts {
-  let byCsr = facts.get(details);
-  if (!byCsr) {
-    byCsr = new Map();
-    facts.set(details, byCsr);
-  }
-  let known = byCsr.get(csr);
-  if (!known) {
+  return facts(details, csr, () => {
     const shown = showable(details, csr);
-    known = { shown, deductible: individualDeductible(details, shown) };
-    byCsr.set(csr, known);
-  }
-  return known;
+    return { shown, deductible: individualDeductible(details, shown) };
+  });
 }
 
 /** The variant the plan shows: the household's, when the plan publishes cost sharing for it. */
@@ -61,21 +54,11 @@ export function shownDeductible(details: PlanDetails, csr: CsrVariant): number |
   return variantFacts(details, csr).deductible;
 }
 
-const deductiblesByList = new WeakMap<readonly MarketPlan[], Map<CsrVariant, readonly (number | null)[]>>();
+const deductiblesByList = perObject<readonly MarketPlan[], CsrVariant, readonly (number | null)[]>();
 
 /** `shownDeductible` of every plan of a list for `csr`, in its order (kept per list: lists live in cached markets). */
 export function shownDeductibles(plans: readonly MarketPlan[], csr: CsrVariant): readonly (number | null)[] {
-  let byCsr = deductiblesByList.get(plans);
-  if (!byCsr) {
-    byCsr = new Map();
-    deductiblesByList.set(plans, byCsr);
-  }
-  let deductibles = byCsr.get(csr);
-  if (!deductibles) {
-    deductibles = plans.map((plan) => shownDeductible(plan.details, csr));
-    byCsr.set(csr, deductibles);
-  }
-  return deductibles;
+  return deductiblesByList(plans, csr, () => plans.map((plan) => shownDeductible(plan.details, csr)));
 }
 
 /** The plan of a search answer without premiums: the reduced details of one variant. */
@@ -147,20 +130,12 @@ export function premiumFields(priced: PricedPlan): PremiumFields {
 }
 
 /** Per (plan, variant): the reduced plan as UTF-8 JSON without its closing brace, encoded once. */
-const fragments = new WeakMap<PlanDetails, Map<CsrVariant, Buffer>>();
+const fragments = perObject<PlanDetails, CsrVariant, Buffer>();
 
 function baseFragment(details: PlanDetails, csr: CsrVariant): Buffer {
-  let byCsr = fragments.get(details);
-  if (!byCsr) {
-    byCsr = new Map();
-    fragments.set(details, byCsr);
-  }
-  let bytes = byCsr.get(csr);
-  if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(searchPlanBase(details, csr)).slice(0, -1), 'utf8');
-    byCsr.set(csr, bytes);
-  }
-  return bytes;
+  return fragments(details, csr, () =>
+    Buffer.from(JSON.stringify(searchPlanBase(details, csr)).slice(0, -1), 'utf8'),
+  );
 }
 
 /**
