@@ -38,11 +38,11 @@ export async function registerPlansService(app: App, deps: PlansDeps): Promise<v
       api.addHook('onSend', sampleLabel(deps.samples));
       // The server's own time for the answer (W3C Server-Timing), so clients and benchmarks can tell it
       // from the network's.
-      api.addHook('onSend', async (_request, reply, payload) => {
+      api.addHook('onSend', (_request, reply, payload, done) => {
         const route = reply.getHeader('server-timing');
         const app = `app;dur=${reply.elapsedTime.toFixed(3)}`;
         reply.header('server-timing', route ? `${String(route)}, ${app}` : app);
-        return payload;
+        done(null, payload);
       });
       // The HealthCare.gov front end posts JSON as text/plain to avoid a CORS preflight (research §1.1).
       api.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => {

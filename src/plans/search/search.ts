@@ -271,25 +271,29 @@ interface Keyed {
  * model is not public); `oopc` is -1 for every plan, so it orders by premium, then plan id;
  * `quality_rating` = overall rating. Unknown figures sort last in either order; ties by premium, then plan id.
  */
-function sortKey(sort: SortKey | undefined): (row: SearchRow) => number | null {
-  switch (sort ?? 'premium') {
-    case 'premium':
-      return (row) => row.premiumWithCredit;
-    case 'deductible':
-      return (row) => row.deductible;
-    case 'total_costs':
-      return (row) =>
-        row.premiumWithCredit === null ? null : row.premiumWithCredit * 12 + (row.deductible ?? 0);
-    case 'quality_rating':
-      return (row) => row.plan.qualityRating;
-    case 'oopc':
-      return () => 0;
+const SORT_KEYS: Readonly<Record<SortKey, (row: SearchRow) => number | null>> = {
+  premium: (row) => row.premiumWithCredit,
+  deductible: (row) => row.deductible,
+  total_costs: (row) =>
+    row.premiumWithCredit === null ? null : row.premiumWithCredit * 12 + (row.deductible ?? 0),
+  quality_rating: (row) => row.plan.qualityRating,
+  oopc: () => 0,
+};
+
+/** Ascending (`direction` 1) or descending (-1) by key; unknown keys last; ties by premium, then plan id. */
+function compareKeyed(a: Keyed, b: Keyed, direction: number): number {
+  if (a.k !== b.k) {
+    if (a.k === null) return 1;
+    if (b.k === null) return -1;
+    return (a.k - b.k) * direction;
   }
+  if (a.premium !== b.premium) return a.premium < b.premium ? -1 : 1;
+  return a.row.plan.id < b.row.plan.id ? -1 : 1;
 }
 
 /**
- * Rows `offset` … `offset + limit − 1` of the result in `sortRows` order. A first page is picked from the
- * rows in one pass (a sorted run of `offset + limit` kept by binary insertion) instead of sorting them all:
+ * Rows `offset` … `offset + limit − 1` of the result in that order. A first page is picked from the rows
+ * in one pass (a sorted run of `offset + limit` kept by binary insertion) instead of sorting them all:
  * the order of the rest is never shown, and `total`, facets and ranges do not depend on it.
  */
 export function sortedPage(
@@ -299,24 +303,15 @@ export function sortedPage(
   offset: number,
   limit: number,
 ): SearchRow[] {
-  const key = sortKey(sort);
+  const key = SORT_KEYS[sort ?? 'premium'];
   const direction = order === 'desc' ? -1 : 1;
-  const compare = (a: Keyed, b: Keyed): number => {
-    if (a.k !== b.k) {
-      if (a.k === null) return 1;
-      if (b.k === null) return -1;
-      return (a.k - b.k) * direction;
-    }
-    if (a.premium !== b.premium) return a.premium < b.premium ? -1 : 1;
-    return a.row.plan.id < b.row.plan.id ? -1 : 1;
-  };
   const keyed = (row: SearchRow): Keyed => ({ row, k: key(row), premium: row.premiumWithCredit ?? Infinity });
   const wanted = Math.min(rows.length, offset + limit);
   if (wanted === 0) return [];
   if (wanted * 4 >= rows.length) {
     return rows
       .map(keyed)
-      .sort(compare)
+      .sort((a, b) => compareKeyed(a, b, direction))
       .slice(offset, offset + limit)
       .map((k) => k.row);
   }
@@ -327,13 +322,13 @@ export function sortedPage(
     probe.row = row;
     probe.k = key(row);
     probe.premium = row.premiumWithCredit ?? Infinity;
-    if (best.length === wanted && compare(probe, best[wanted - 1]!) >= 0) continue;
-    const item = { ...probe };
+    if (best.length === wanted && compareKeyed(probe, best[wanted - 1]!, direction) >= 0) continue;
+    const item: Keyed = { row, k: probe.k, premium: probe.premium };
     let lo = 0;
     let hi = best.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compare(best[mid]!, item) <= 0) lo = mid + 1;
+      if (compareKeyed(best[mid]!, item, direction) <= 0) lo = mid + 1;
       else hi = mid;
     }
     best.splice(lo, 0, item);
