@@ -194,16 +194,18 @@ export function searchAnswer(plans: readonly SearchPlanJson[], rest: string): Bu
 const COMMA = 0x2c;
 
 /**
- * Answers are cut from 1 MiB slabs, as Node's own Buffer pool does for small buffers: one allocation per
- * some thirty answers instead of one each. A slab is never written twice — when it is used up a new one
- * is taken and the old is freed by the collector once no answer cut from it is still being sent.
+ * Answers are cut from 256 KiB slabs, as Node's own Buffer pool does for small buffers: one allocation per
+ * some eight answers of 31 kB instead of one each. A slab is never written twice — when it is used up a new
+ * one is taken and the old is freed by the collector once no answer cut from it is still being sent (so a
+ * client that stops reading keeps at most one slab alive, not much more than its own answer). Answers over
+ * a quarter of a slab get a buffer of their own.
  */
-const SLAB_BYTES = 1 << 20;
+const SLAB_BYTES = 256 * 1024;
 let slab = Buffer.allocUnsafeSlow(0);
 let slabUsed = 0;
 
 function answerBytes(size: number): Buffer {
-  if (size > SLAB_BYTES / 8) return Buffer.allocUnsafe(size);
+  if (size > SLAB_BYTES / 4) return Buffer.allocUnsafe(size);
   if (slabUsed + size > slab.length) {
     slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
     slabUsed = 0;
