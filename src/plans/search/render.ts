@@ -196,9 +196,9 @@ const COMMA = 0x2c;
 /**
  * Answers are cut from 256 KiB slabs, as Node's own Buffer pool does for small buffers: one allocation per
  * some eight answers of 31 kB instead of one each. A slab is never written twice — when it is used up a new
- * one is taken and the old is freed by the collector once no answer cut from it is still being sent (so a
- * client that stops reading keeps at most one slab alive, not much more than its own answer). Answers over
- * a quarter of a slab get a buffer of their own.
+ * one is taken and the old is freed by the collector once no answer cut from it is still being sent (a
+ * client that stops reading keeps one slab, 256 KiB, alive until its connection ends). Answers over a
+ * quarter of a slab get a buffer of their own.
  */
 const SLAB_BYTES = 256 * 1024;
 let slab = Buffer.allocUnsafeSlow(0);
