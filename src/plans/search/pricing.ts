@@ -259,7 +259,7 @@ function denseMembersOf(household: RatedHousehold): DenseMembers {
  * dental plan could take the credit only for its pediatric EHB portion, which no file we load states,
  * so it takes none here.
  */
-export function creditable(plan: MarketPlan): boolean {
+function creditable(plan: MarketPlan): boolean {
   return plan.market === 'Individual' && !plan.catastrophic && !plan.dental;
 }
 

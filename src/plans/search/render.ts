@@ -45,7 +45,7 @@ function variantFacts(details: PlanDetails, csr: CsrVariant): VariantFacts {
 }
 
 /** The variant the plan shows: the household's, when the plan publishes cost sharing for it. */
-export function shownVariant(details: PlanDetails, csr: CsrVariant): CsrVariant {
+function shownVariant(details: PlanDetails, csr: CsrVariant): CsrVariant {
   return variantFacts(details, csr).shown;
 }
 

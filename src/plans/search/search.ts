@@ -172,7 +172,7 @@ function within(value: number | null, range: { min?: number; max?: number } | un
  * without a premium for the household fails them. `issuers` matches issuer names (case-insensitive) or
  * 5-digit issuer ids. `simple_choice`: no file we load marks simple-choice plans, so `true` matches none.
  */
-export function matches(row: SearchRow, filter: PlanSearchFilterInput | undefined): boolean {
+function matches(row: SearchRow, filter: PlanSearchFilterInput | undefined): boolean {
   if (!filter) return true;
   const plan = row.plan;
   const metals: string[] = [
