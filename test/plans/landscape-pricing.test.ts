@@ -28,22 +28,14 @@ const FILES = {
 } as const;
 type FileKey = keyof typeof FILES;
 
-// The 2014 rating-area tables (hrecht, from the CMS state GRA pages): Idaho's 3-digit-ZIP areas decide a
-// county the 2017 landscape lists in two areas (src/plans/store/rating-areas.ts), and in 2014 they are the
-// year's own table, which places some ZIPs outside the one area the 2014 file gives their county.
-const ratingAreas2014: Load = {
-  kind: 'rating-areas',
-  files: [
-    'reference_tables/rating_areas_2014_hrecht_CountyRAs.csv',
-    'reference_tables/rating_areas_2014_hrecht_ZipCodeRAs.csv',
-  ],
-  year: 2014,
-};
 const landscapeLoads: Load[] = Object.values(FILES).map((file) => ({
   kind: 'landscape',
   files: [`${LANDSCAPE}/${file}`],
 }));
-const loads = [REAL.counties, REAL.zipCounty, REAL.medicaid, ratingAreas2014, ...landscapeLoads];
+// The 2014 rating-area tables: Idaho's 3-digit-ZIP areas decide a county the 2017 landscape lists in two
+// areas (src/plans/store/rating-areas.ts), and in 2014 they are the year's own table, which places some
+// ZIPs outside the one area the 2014 file gives their county.
+const loads = [REAL.counties, REAL.zipCounty, REAL.medicaid, REAL.ratingAreas2014, ...landscapeLoads];
 const skip = skipWithoutSharedData(...filesOf(...loads));
 
 // ---------------------------------------------------------------------------------------------------

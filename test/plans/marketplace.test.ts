@@ -57,15 +57,7 @@ const landscapes2016: Load = {
     (s) => `premiums/qhp_landscape_2014_2017/2016_QHP_Landscape_${s}_Individual_Market_Medical.csv`,
   ),
 };
-const ratingAreas2014: Load = {
-  kind: 'rating-areas',
-  files: [
-    'reference_tables/rating_areas_2014_hrecht_CountyRAs.csv',
-    'reference_tables/rating_areas_2014_hrecht_ZipCodeRAs.csv',
-  ],
-  year: 2014,
-};
-const loads = [REAL.counties, ratingAreas2014, REAL.ratingAreas2025, landscapes2016];
+const loads = [REAL.counties, REAL.ratingAreas2014, REAL.ratingAreas2025, landscapes2016];
 const skip = skipWithoutSharedData(...filesOf(...loads));
 
 interface StateBody {

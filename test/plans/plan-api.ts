@@ -33,6 +33,15 @@ export const REAL = {
     ],
     year: 2025,
   },
+  /** The 2014 rating-area tables (hrecht, from the CMS state GRA pages): counties, and Idaho's 3-digit ZIPs. */
+  ratingAreas2014: {
+    kind: 'rating-areas',
+    files: [
+      'reference_tables/rating_areas_2014_hrecht_CountyRAs.csv',
+      'reference_tables/rating_areas_2014_hrecht_ZipCodeRAs.csv',
+    ],
+    year: 2014,
+  },
   medicaid: { kind: 'medicaid', files: ['medicaid/medicaid_chip_income_limits_pct_fpl.csv'] },
   planAttributes2025: { kind: 'plan-attributes', files: ['marketplace_puf/2025/plan-attributes-puf.zip'] },
   landscapeIdaho2014: {

@@ -8,14 +8,6 @@ import { REAL, assertPlanError, filesOf, planApiSuite, type Load } from './plan-
 // states rated by ZIP), the 2025 county table with Los Angeles County's ZIP3 split, and the 2017 Idaho QHP
 // Landscape (Idaho counties split between rating areas). A later LA-only ZIP3 table: the real LA file
 // loaded for 2027.
-const ratingAreas2014: Load = {
-  kind: 'rating-areas',
-  files: [
-    'reference_tables/rating_areas_2014_hrecht_CountyRAs.csv',
-    'reference_tables/rating_areas_2014_hrecht_ZipCodeRAs.csv',
-  ],
-  year: 2014,
-};
 const landscapeIdaho2017: Load = {
   kind: 'landscape',
   files: ['premiums/qhp_landscape_2014_2017/2017_QHP_Landscape_ID_Individual_Market_Medical.csv'],
@@ -25,7 +17,7 @@ const losAngeles2027: Load = {
   files: ['premiums/policyengine_derived/ca_los_angeles_zip3_rating_area.csv'],
   year: 2027,
 };
-const loads = [REAL.counties, ratingAreas2014, REAL.ratingAreas2025, landscapeIdaho2017, losAngeles2027];
+const loads = [REAL.counties, REAL.ratingAreas2014, REAL.ratingAreas2025, landscapeIdaho2017, losAngeles2027];
 const skip = skipWithoutSharedData(...filesOf(...loads));
 
 describe('GET /rate-areas: which table row answers (real rating-area tables and landscape)', { skip }, () => {
