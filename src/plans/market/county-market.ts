@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../storage/schema.js';
+import type { Database, PlanRatesTable } from '../../storage/schema.js';
 import {
   derivedAgePremium,
   landscapeCurve,
@@ -71,14 +71,11 @@ export interface CountyMarket {
   plans: MarketPlan[];
 }
 
-interface PufRate {
-  age: string;
-  tobacco: string;
-  effective_date: string;
-  expiration_date: string;
-  individual_rate: number;
-  tobacco_rate: number | null;
-}
+/** The columns of a stored Rate PUF row that pricing reads. */
+type PufRate = Pick<
+  PlanRatesTable,
+  'age' | 'tobacco' | 'effective_date' | 'expiration_date' | 'individual_rate' | 'tobacco_rate'
+>;
 
 /**
  * Rate PUF rows of one plan and area as a lookup for a date: the rows whose RateEffectiveDate ≤ date ≤
