@@ -102,7 +102,7 @@ export async function writeGeneratedRates(
  * priced with a credit; 225–250 % also see the 73 % CSR variants; in one household of four the first adult
  * uses tobacco. Deterministic, so runs compare.
  */
-export function searchBodies(): string[] {
+function searchBodies(): string[] {
   let seed = 20251;
   const next = (n: number) => {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;

@@ -1,3 +1,4 @@
+import { perObject } from '../../shared/memo.js';
 import { planError } from '../errors.js';
 import type { SampleTracker } from '../gateway/sample-data.js';
 import type { GeographyStore } from '../store/geography.js';
@@ -46,7 +47,7 @@ export function createMarketService(deps: {
   const medicaid = new Map<string, Promise<MedicaidLimits | undefined>>();
   const areas = new Map<string, Promise<number | undefined>>();
   const zipCounties = new Map<string, Promise<Set<string>>>();
-  const zipViews = new WeakMap<CountyMarket, Map<string, CountyMarket>>();
+  const zipViews = perObject<CountyMarket, string, CountyMarket>(MAX_ZIP_VIEWS);
 
   // Per list of datasets (the tracker keeps one list until it re-reads): kinds|year → signature. A
   // signature is the text of the load times it covers, interned as a short token (`s1`, `s2`, …) so the
@@ -109,26 +110,18 @@ export function createMarketService(deps: {
 
   /** The county market as one ZIP sees it: plans limited to other ZIPs of a partial county left out. */
   function zipView(county: CountyMarket, place: Place): CountyMarket {
-    let views = zipViews.get(county);
-    if (!views) {
-      views = new Map();
-      zipViews.set(county, views);
-    }
-    let view = views.get(place.zipcode);
-    if (!view) {
-      // One view object per ZIP, also when every plan covers the whole county: per-market caches (search
-      // facets, benchmark candidates) are keyed by the view.
+    // One view object per ZIP, also when every plan covers the whole county: per-market caches (search
+    // facets, rate matrices) are keyed by the view.
+    return zipViews(county, place.zipcode, () => {
       const whole = county.plans.every((p) => p.zips === null);
-      view = {
+      return {
         ...county,
         place,
         plans: whole
           ? county.plans
           : county.plans.filter((p) => p.zips === null || p.zips.has(place.zipcode)),
       };
-      if (views.size < MAX_ZIP_VIEWS) views.set(place.zipcode, view);
-    }
-    return view;
+    });
   }
 
   /**

@@ -5,6 +5,7 @@ import { planError } from '../errors.js';
 import type { CsrOverride } from '../eligibility/csr.js';
 import type { CountyMarket } from '../market/county-market.js';
 import { centsToDollars } from '../pricing/money.js';
+import { perObject } from '../../shared/memo.js';
 import { CreditPricer, priceAll, termsOfAll, type PricedPlan } from '../search/pricing.js';
 import { premiumFields, searchAnswer, searchPlanJson } from '../search/render.js';
 import {
@@ -87,8 +88,7 @@ function matchingRows(context: PricedContext, body: PlanSearchInput): SearchRow[
 }
 
 /** Facet counts per county market and plan selection, as JSON text (bounded: a selection is a filter, not a household). */
-const facetCache = new WeakMap<CountyMarket, Map<string, string>>();
-const MAX_FACET_SELECTIONS = 64;
+const facetCache = perObject<CountyMarket, string, string>(64);
 
 /**
  * `facet_groups` of the result as JSON text. They count plans by metal, type, issuer and design type, so
@@ -106,17 +106,7 @@ function facetsJson(context: PricedContext, body: PlanSearchInput, rows: SearchR
   if (householdBound) return JSON.stringify(facetGroups(rows));
   const shown = showCatastrophic(context.household, context.eligibility, body.catastrophic_override);
   const key = `${shown}|${filter ? JSON.stringify(filter) : ''}|${body.suppressed_plan_ids?.join(',') ?? ''}`;
-  let byMarket = facetCache.get(context.market);
-  if (!byMarket) {
-    byMarket = new Map();
-    facetCache.set(context.market, byMarket);
-  }
-  let facets = byMarket.get(key);
-  if (facets === undefined) {
-    facets = JSON.stringify(facetGroups(rows));
-    if (byMarket.size < MAX_FACET_SELECTIONS) byMarket.set(key, facets);
-  }
-  return facets;
+  return facetCache(context.market, key, () => JSON.stringify(facetGroups(rows)));
 }
 
 /** The answer after its plans, as JSON text: `total`, `facet_groups` (kept as text), `ranges`, `rate_area`. */
