@@ -33,6 +33,18 @@ export interface Config {
   readonly sandboxApiKey: string;
   /** Sandbox only: load the generated sample market when no plan data is loaded. */
   readonly sampleMarket: boolean;
+  /** PostgreSQL: connections in the pool of each instance. */
+  readonly dbPoolSize: number;
+  /** PostgreSQL: how long a request waits for a connection before it is answered 503. */
+  readonly dbConnectTimeoutMs: number;
+  /** PostgreSQL: how long one statement may wait for its answer (0: no limit) before it is answered 503. */
+  readonly dbQueryTimeoutMs: number;
+  /** Redis: how long one command may take before counting falls back to this process or the database. */
+  readonly redisCommandTimeoutMs: number;
+  /** Shutdown: how long readiness fails (so a load balancer stops sending) before the listener closes. */
+  readonly shutdownDelaySeconds: number;
+  /** Shutdown: how long requests in flight may take to finish before the process exits anyway. */
+  readonly shutdownGraceSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -139,5 +151,11 @@ export function loadConfig(env: Env = process.env): Config {
     apiRatePerMinute: integer(env, 'API_RATE_PER_MINUTE', 1000, 1, 100_000_000),
     sandboxApiKey: sandboxApiKey(env),
     sampleMarket: bool(env, 'SAMPLE_MARKET', true),
+    dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
+    dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 600_000),
+    dbQueryTimeoutMs: integer(env, 'DB_QUERY_TIMEOUT_MS', 10_000, 0, 3_600_000),
+    redisCommandTimeoutMs: integer(env, 'REDIS_COMMAND_TIMEOUT_MS', 500, 10, 60_000),
+    shutdownDelaySeconds: integer(env, 'SHUTDOWN_DELAY_SECONDS', 0, 0, 300),
+    shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 10, 1, 3600),
   });
 }

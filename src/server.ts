@@ -1,10 +1,20 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { createHttpServer, type App } from './shared/http.js';
 import type { Logger } from './shared/logger.js';
 import { collectApiDocs, serveApiDocs } from './shared/openapi.js';
 import { connect, migrate, type Storage } from './storage/connect.js';
-import { createDbCounters, createRedisCounters, type Counters } from './storage/counters.js';
+import {
+  createDbCounters,
+  createFallbackCounters,
+  createRedisCounters,
+  type Counters,
+} from './storage/counters.js';
+import { createAvailability, type Availability } from './storage/availability.js';
+import { openRedis, redisReady } from './storage/redis.js';
+import { classifyUnavailable } from './storage/unavailable.js';
+import { createDatabaseProbe, registerHealthRoutes } from './ops/health.js';
+import { UnavailableError } from './shared/errors.js';
 import { registerAuthService } from './auth/app.js';
 import type { AuthDeps } from './auth/oauth/deps.js';
 import { renderErrorForRequest } from './auth/pages/error-page.js';
@@ -41,7 +51,18 @@ export interface Service {
   storage: Storage;
   deps: AuthDeps;
   plans: PlansDeps;
+  /** Whether the database and Redis (when configured) answer, as last seen. */
+  dependencies: { database: Availability; redis?: Availability };
+  /** Begins a graceful shutdown: readiness fails from now on; requests are still served. */
+  startDraining(): void;
+  /** Stops accepting connections, lets requests in flight finish, then closes Redis and the database. */
   close(): Promise<void>;
+}
+
+/** A Redis client with what is known of its health. */
+export interface RedisLink {
+  client: Redis;
+  availability: Availability;
 }
 
 export interface ServiceOptions {
@@ -50,8 +71,25 @@ export interface ServiceOptions {
   now?: () => number;
 }
 
-function counters(storage: Storage, redis: Redis | undefined, prefix: string): Counters {
-  return redis ? createRedisCounters(redis, prefix) : createDbCounters(storage.db);
+/**
+ * Login lock-out counters: in Redis when configured, else in the database. While Redis is down they are
+ * counted in the database, which every instance shares, so a lock-out still holds across instances.
+ */
+function counters(storage: Storage, redis: RedisLink | undefined, prefix: string): Counters {
+  const db = createDbCounters(storage.db);
+  if (!redis) return db;
+  return createFallbackCounters(createRedisCounters(redis.client, prefix), db, redis.availability);
+}
+
+/**
+ * Plan-API rate-limit counters: in Redis when configured (one budget for every instance), else in this
+ * process. While Redis is down each instance counts in its own process (Kong's `fault_tolerant`): a
+ * deployment of N instances admits up to N times a key's limit for the outage, and no request fails.
+ */
+function rateCounters(redis: RedisLink | undefined, prefix: string): Counters {
+  const memory = createMemoryCounters();
+  if (!redis) return memory;
+  return createFallbackCounters(createRedisCounters(redis.client, prefix), memory, redis.availability);
 }
 
 /** Stores and settings of the authorization service over one storage. */
@@ -59,7 +97,7 @@ export function authDeps(
   config: Config,
   storage: Storage,
   logger: Logger,
-  redis?: Redis,
+  redis?: RedisLink,
   now = Date.now,
 ): AuthDeps {
   const auditLog = logger.child({ channel: 'audit' });
@@ -88,7 +126,7 @@ export function authDeps(
 }
 
 /** Stores and settings of the plan API over one storage. */
-export function plansDeps(config: Config, storage: Storage, redis?: Redis, now = Date.now): PlansDeps {
+export function plansDeps(config: Config, storage: Storage, redis?: RedisLink, now = Date.now): PlansDeps {
   const datasets = createDatasetStore(storage.db);
   const planDetails = createPlanDetailStore(storage.db);
   const geography = createGeographyStore(storage.db);
@@ -113,11 +151,25 @@ export function plansDeps(config: Config, storage: Storage, redis?: Redis, now =
     }),
     quality: createQualityStore(storage.db),
     crosswalks: createCrosswalkStore(storage.db),
-    rateCounters: redis ? createRedisCounters(redis, config.redisKeyPrefix) : createMemoryCounters(),
+    rateCounters: rateCounters(redis, config.redisKeyPrefix),
     samples,
     now,
     settings: { publicUrl: config.publicUrl, sandbox: config.mode === 'sandbox' },
   };
+}
+
+/** Opens Redis and waits briefly for it; when it does not answer, the service starts degraded. */
+async function connectRedis(config: Config, logger: Logger): Promise<RedisLink> {
+  const availability = createAvailability('redis', {
+    logger,
+    consequence: 'rate limits count in each process and login lock-outs in the database until it is back',
+  });
+  const client = openRedis(config.redisUrl!, {
+    commandTimeoutMs: config.redisCommandTimeoutMs,
+    availability,
+  });
+  await redisReady(client, Math.max(2000, config.redisCommandTimeoutMs));
+  return { client, availability };
 }
 
 /** Builds the whole service: storage migrated, sandbox data ready, both services' routes registered. */
@@ -126,11 +178,21 @@ export async function buildService(
   logger: Logger,
   options: ServiceOptions = {},
 ): Promise<Service> {
-  const storage = options.storage ?? (await connect(config.databaseUrl));
+  const storage =
+    options.storage ??
+    (await connect(config.databaseUrl, {
+      poolSize: config.dbPoolSize,
+      connectTimeoutMs: config.dbConnectTimeoutMs,
+      queryTimeoutMs: config.dbQueryTimeoutMs,
+    }));
   await migrate(storage);
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
-    : undefined;
+  const database = createAvailability('database', {
+    logger,
+    consequence: 'requests that need it are answered 503 with Retry-After',
+  });
+  storage.onConnectionError?.((error) => database.failed(error));
+  const probe = createDatabaseProbe(storage, database, config.dbConnectTimeoutMs);
+  const redis = config.redisUrl ? await connectRedis(config, logger) : undefined;
   const deps = authDeps(config, storage, logger, redis, options.now);
   const plans = plansDeps(config, storage, redis, options.now);
   if (config.mode === 'sandbox') {
@@ -144,11 +206,39 @@ export async function buildService(
     trustProxy: config.trustProxy,
     renderPage: renderErrorForRequest,
     errorShapes: { [PLAN_API_PREFIX]: 'plans' },
+    isUnavailable: (error) => {
+      const how = classifyUnavailable(error);
+      if (how === 'stalled') database.stalled(error, Date.now());
+      else if (how) database.failed(error);
+      return how !== undefined;
+    },
   });
+  // While the database stalls, requests that need it are answered at once instead of each waiting out
+  // the timeout; one request a second goes through to try it again, and its success ends the outage.
+  const trials = new WeakSet<object>();
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.config?.offline === true || database.isUp()) {
+      done();
+      return;
+    }
+    if (database.shouldFailFast(Date.now())) {
+      done(new UnavailableError('database'));
+      return;
+    }
+    trials.add(request);
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    if (reply.statusCode < 400 && trials.has(request)) database.succeeded();
+    done();
+  });
+  let draining = false;
   await collectApiDocs(app, config.publicUrl, '0.1.0', PLAN_API_SECURITY_SCHEMES);
-  app.get('/health', { schema: { hide: true } }, async () => {
-    await deps.enrollees.countEnrollees();
-    return { status: 'ok' };
+  registerHealthRoutes(app, {
+    storage,
+    probe,
+    redis: redis?.availability,
+    draining: () => draining,
   });
   registerAuthService(app, deps);
   await registerPlansService(app, plans);
@@ -168,9 +258,15 @@ export async function buildService(
     storage,
     deps,
     plans,
+    dependencies: { database, ...(redis ? { redis: redis.availability } : {}) },
+    startDraining() {
+      draining = true;
+    },
     async close() {
+      draining = true;
       await app.close();
-      redis?.disconnect();
+      probe.stop();
+      redis?.client.disconnect();
       if (!options.storage) await storage.close();
     },
   };

@@ -19,10 +19,29 @@ export function registerServeCommands(program: Command): void {
         );
       }, 60_000);
       purge.unref();
+      // Graceful shutdown: readiness fails at once (a load balancer stops sending), requests keep being
+      // served for SHUTDOWN_DELAY_SECONDS, then the listener closes and requests in flight finish; after
+      // SHUTDOWN_GRACE_SECONDS more the process exits anyway.
+      let stopping = false;
       const stop = async (signal: string) => {
-        logger.info({ signal }, 'shutting down');
+        if (stopping) return;
+        stopping = true;
+        logger.info({ signal, delaySeconds: config.shutdownDelaySeconds }, 'shutting down: draining');
+        service.startDraining();
         clearInterval(purge);
+        if (config.shutdownDelaySeconds > 0) {
+          await new Promise((resolve) => setTimeout(resolve, config.shutdownDelaySeconds * 1000));
+        }
+        const force = setTimeout(() => {
+          logger.warn(
+            { graceSeconds: config.shutdownGraceSeconds },
+            'requests still in flight; exiting anyway',
+          );
+          process.exit(1);
+        }, config.shutdownGraceSeconds * 1000);
+        force.unref();
         await service.close();
+        logger.info('stopped');
         process.exit(0);
       };
       process.once('SIGINT', () => void stop('SIGINT'));

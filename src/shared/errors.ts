@@ -27,3 +27,17 @@ export function jsonError(status: number, value: Record<string, unknown>, header
 export function textError(status: number, value: string) {
   return new HttpError(status, { kind: 'text', value });
 }
+
+/**
+ * A dependency the answer needs (the database) cannot be reached right now. Rendered as 503 with
+ * `Retry-After` in the shape of the surface that raised it; nothing about the cause reaches the client.
+ */
+export class UnavailableError extends Error {
+  constructor(
+    readonly dependency: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${dependency} unavailable`, options);
+    this.name = 'UnavailableError';
+  }
+}

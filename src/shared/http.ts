@@ -7,7 +7,7 @@ import Fastify, {
 import multipart from '@fastify/multipart';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { HttpError, jsonError } from './errors.js';
+import { HttpError, jsonError, UnavailableError } from './errors.js';
 import type { Logger } from './logger.js';
 import { checkQueryEncoding, parseUrlEncoded } from './form.js';
 
@@ -32,6 +32,13 @@ export interface HttpServerOptions {
    * longest matching prefix wins; elsewhere the shape is `message`.
    */
   errorShapes?: Readonly<Record<string, ErrorShape>>;
+  /**
+   * Whether an error means a dependency could not be reached (the database went away), so the answer is
+   * 503 with `Retry-After` instead of 500. `UnavailableError`s are always taken as such.
+   */
+  isUnavailable?: (error: unknown) => boolean;
+  /** Seconds a 503 asks the client to wait (`Retry-After`). */
+  retryAfterSeconds?: number;
 }
 
 export type App = FastifyInstance<
@@ -49,6 +56,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
     trustProxy: options.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     loggerInstance: options.logger,
+    // During a graceful shutdown a request that still arrives on an open connection is served (with
+    // `Connection: close`) rather than refused with the framework's own 503 body.
+    return503OnClosing: false,
     // Raised before routing (a path that is not valid percent-encoded UTF-8): only the URL tells the shape.
     frameworkErrors: (error, request, reply) => {
       const message =
@@ -172,6 +182,59 @@ function frameworkError(shape: ErrorShape, status: number, message: string): Htt
   }
 }
 
+const UNAVAILABLE = 'The service is temporarily unavailable; try again later.';
+
+/**
+ * 503 in each surface's shape (seed 001's 1012 body for the plan API, RFC 6749's `temporarily_unavailable`
+ * for OAuth, `{detail}` — with an OperationOutcome for FHIR clients — for the resource server, a page for
+ * people), always with `Retry-After` and never the cause.
+ */
+function unavailableError(shape: ErrorShape, url: string, retryAfter: number): HttpError {
+  const headers = { 'retry-after': String(retryAfter), 'cache-control': 'no-store' };
+  switch (shape) {
+    case 'oauth':
+      return jsonError(503, { error: 'temporarily_unavailable', error_description: UNAVAILABLE }, headers);
+    case 'service':
+      return jsonError(
+        503,
+        { status_code: 503, error: 'temporarily_unavailable', error_description: UNAVAILABLE },
+        headers,
+      );
+    case 'detail':
+      if (!url.startsWith('/v2/fhir')) return jsonError(503, { detail: UNAVAILABLE }, headers);
+      return jsonError(
+        503,
+        {
+          resourceType: 'OperationOutcome',
+          issue: [{ severity: 'error', code: 'transient', diagnostics: UNAVAILABLE }],
+          detail: UNAVAILABLE,
+        },
+        headers,
+      );
+    case 'page':
+      return new HttpError(
+        503,
+        { kind: 'page', template: 'error', data: { title: 'temporarily_unavailable', message: UNAVAILABLE } },
+        headers,
+      );
+    case 'text':
+      return new HttpError(503, { kind: 'text', value: UNAVAILABLE }, headers);
+    case 'plans':
+      return jsonError(
+        503,
+        {
+          code: '1012',
+          status: '503',
+          message: 'coverage data temporarily unavailable',
+          error: 'database unavailable, try again later',
+        },
+        headers,
+      );
+    default:
+      return jsonError(503, { status_code: 503, message: UNAVAILABLE }, headers);
+  }
+}
+
 /** The multipart parser (busboy) reports a malformed body with plain errors; they are the client's fault. */
 function malformedMultipart(error: FastifyError): boolean {
   return /^(Multipart: Boundary not found|Boundary required|Unexpected end of multipart data)$/.test(
@@ -198,6 +261,9 @@ function sendError(
   let httpError: HttpError;
   if (error instanceof HttpError) {
     httpError = error;
+  } else if (error instanceof UnavailableError || options.isUnavailable?.(error)) {
+    request.log.warn({ err: error }, 'dependency unavailable');
+    httpError = unavailableError(shapeOf(options, request), request.url, options.retryAfterSeconds ?? 5);
   } else {
     const status = malformedMultipart(error)
       ? 400

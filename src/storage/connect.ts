@@ -32,7 +32,20 @@ export interface Storage {
    * commits do not change it. Lets a process keep what it read until somebody else writes.
    */
   readonly changeCounter?: () => number;
+  /** PostgreSQL only: the pool's connections (open, idle, and requests waiting for one). */
+  readonly poolStats?: () => PoolStats;
+  /**
+   * PostgreSQL only: `listener` is told of every connection error the pool sees, idle connections included
+   * (a server restart ends them all). Without listeners they are only dropped, never unhandled.
+   */
+  readonly onConnectionError?: (listener: (error: Error) => void) => void;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 export interface ConnectOptions {
@@ -40,6 +53,13 @@ export interface ConnectOptions {
   schema?: string;
   /** PostgreSQL only: pool size. */
   poolSize?: number;
+  /** PostgreSQL only: how long a request waits for a connection (a new one, or a free one) before failing. */
+  connectTimeoutMs?: number;
+  /**
+   * PostgreSQL only: how long one statement may wait for its answer before it fails and its connection is
+   * dropped (a stalled network sends no error of its own). 0: no limit, for long batch work.
+   */
+  queryTimeoutMs?: number;
 }
 
 // int8 (count(*), bigint columns) arrives as text from pg; our bigints are epoch milliseconds, well inside 2^53.
@@ -157,25 +177,75 @@ async function connectPostgres(url: string, options: ConnectOptions): Promise<St
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    ...(options.queryTimeoutMs ? { query_timeout: options.queryTimeoutMs } : {}),
+    keepAlive: true,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const listeners = new Set<(error: Error) => void>();
+  guardConnections(pool, (error) => {
+    for (const listener of listeners) listener(error);
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const { rows } = await pool.query<{ schema: string }>('select current_schema() as schema');
   const current = rows[0]?.schema ?? 'public';
-  return { db, dialect: capabilitiesOf('postgres'), schema: current, close: () => db.destroy() };
+  return {
+    db,
+    dialect: capabilitiesOf('postgres'),
+    schema: current,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    onConnectionError: (listener) => listeners.add(listener),
+    close: () => db.destroy(),
+  };
+}
+
+type PgClient = pg.PoolClient & { connection?: { stream?: { destroy(): void } } };
+
+/**
+ * node-postgres emits `error` on an idle pooled connection when the server ends it (a restart, a
+ * failover), and on a checked-out one between two statements of a transaction; with no listener either
+ * one ends the process. Every connection gets a listener for its whole life, and the pool one for idle
+ * ones. A statement that timed out leaves its connection waiting for an answer that may never come:
+ * that connection is dropped (pg then removes it from the pool) rather than handed to the next request.
+ */
+function guardConnections(pool: pg.Pool, onError: (error: Error) => void): void {
+  pool.on('error', onError);
+  pool.on('connect', (client: PgClient) => {
+    client.on('error', onError);
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const result = query(...args);
+      if (result instanceof Promise) {
+        result.catch((error: unknown) => {
+          if (error instanceof Error && error.message === 'Query read timeout')
+            client.connection?.stream?.destroy();
+        });
+      }
+      return result;
+    };
+  });
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Brings the schema up to date; safe to run on every start and from several instances at once. */
-export async function migrate(storage: Storage): Promise<string[]> {
+function migratorOf(storage: Storage): Migrator {
   // Kysely looks for its bookkeeping tables in every schema unless told which one is ours.
-  const migrator = new Migrator({
+  return new Migrator({
     db: storage.db,
     provider,
     ...(storage.schema ? { migrationTableSchema: storage.schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+}
+
+/** The migrations this build knows that the database has not run (readiness fails while any are left). */
+export async function pendingMigrations(storage: Storage): Promise<string[]> {
+  const known = await migratorOf(storage).getMigrations();
+  return known.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/** Brings the schema up to date; safe to run on every start and from several instances at once. */
+export async function migrate(storage: Storage): Promise<string[]> {
+  const { error, results } = await migratorOf(storage).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Counters } from '../shared/counters.js';
+import type { Availability } from './availability.js';
 import type { Database } from './schema.js';
 
 export type { Counters };
@@ -97,6 +98,39 @@ export function createMemoryCounters(): Counters {
     },
     async reset(key) {
       entries.delete(key);
+    },
+  };
+}
+
+/**
+ * Counters kept in `primary` (Redis) that keep counting in `fallback` while it fails, the way Kong's
+ * rate limiting does with `fault_tolerant`: a request never fails or waits because the counter store is
+ * down. After a failure `fallback` takes every call for a short quiet period, then one call tries
+ * `primary` again; counting returns to `primary` at the first success. Counts made during the outage stay
+ * in `fallback` and are not carried over (a window that spans the outage starts again in `primary`).
+ */
+export function createFallbackCounters(
+  primary: Counters,
+  fallback: Counters,
+  availability: Availability,
+): Counters {
+  const use = async <T>(call: (counters: Counters) => Promise<T>, now: number): Promise<T> => {
+    if (availability.shouldFailFast(now)) return call(fallback);
+    try {
+      const result = await call(primary);
+      availability.succeeded();
+      return result;
+    } catch (error) {
+      availability.stalled(error, now);
+      return call(fallback);
+    }
+  };
+  return {
+    hit: (key, windowSeconds, now) => use((c) => c.hit(key, windowSeconds, now), now),
+    peek: (key, now) => use((c) => c.peek(key, now), now),
+    reset: async (key) => {
+      // Both: a reset (a successful login) must not leave a lock-out counted during the outage behind.
+      await Promise.all([use((c) => c.reset(key), Date.now()), fallback.reset(key)]);
     },
   };
 }
