@@ -17,6 +17,8 @@ export interface TcpProxy {
   restore(): Promise<void>;
   /** Connections accepted since the start. */
   readonly accepted: number;
+  /** The local ports of the proxy's open connections to the target (how the target sees them). */
+  upstreamPorts(): number[];
   close(): Promise<void>;
 }
 
@@ -90,6 +92,8 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     get accepted() {
       return accepted;
     },
+    upstreamPorts: () =>
+      [...pairs].flatMap((pair) => (pair.upstream?.localPort ? [pair.upstream.localPort] : [])),
     cut,
     async refuse() {
       mode = 'refuse';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
+import pg from 'pg';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/shared/logger.js';
@@ -172,6 +173,26 @@ describe('PostgreSQL goes away', { skip: onPostgres ? false : 'needs DATABASE_UR
       assert.equal(next.status, 200, next.text);
       assert.equal((await call(running.url, `/v2/fhir/Patient/${tokens.patient}`, bearer())).status, 200);
     }
+  });
+
+  test('connections terminated by the server (57P01, as a restart or failover sends): the process lives', async () => {
+    // Several idle connections in the pool first.
+    await Promise.all(Array.from({ length: 5 }, () => call(running.url, ZIP_LOOKUP)));
+    const admin = new pg.Client({ connectionString: running.database.url });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ terminated: boolean }>(
+        `select pg_terminate_backend(pid) as terminated from pg_stat_activity
+          where client_addr = '127.0.0.1' and client_port = any($1::int[])`,
+        [running.proxy.upstreamPorts()],
+      );
+      assert.ok(rows.length > 0 && rows.every((r) => r.terminated), 'the pool had connections to end');
+    } finally {
+      await admin.end();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const next = await call(running.url, ZIP_LOOKUP);
+    assert.equal(next.status, 200, next.text);
   });
 
   test('refused: every surface answers 503 with Retry-After in its own shape, at once; back without a restart', async () => {
