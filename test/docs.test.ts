@@ -33,8 +33,11 @@ test('Swagger UI is served at /docs', async () => {
   assert.match(await response.text(), /swagger/i);
 });
 
-test('/health checks the database', async () => {
+test('/health checks the database (readiness)', async () => {
   const response = await fetch(`${running.url}/health`);
   assert.equal(response.status, 200);
-  assert.deepEqual(await response.json(), { status: 'ok' });
+  const body = (await response.json()) as Record<string, string>;
+  assert.equal(body.status, 'ok');
+  assert.equal(body.database, 'up');
+  assert.equal(body.migrations, 'current');
 });

@@ -20,6 +20,8 @@ let database: TestDatabase;
 let server: ServerProcess;
 before(async () => {
   database = createTestDatabase();
+  // Creates the PostgreSQL schema the process will use.
+  await (await database.open()).close();
   server = spawnServer('draining instance', await freePort(), {
     DATABASE_URL: database.processUrl,
     LOG_LEVEL: 'info',
