@@ -74,13 +74,28 @@ describe('malformed requests under /api/v1 answer in the plan API shape', () => 
     }
   });
 
-  test('a body that does not parse, sent to a path no route serves with that method', async () => {
-    const answer = await send(`/api/v1/households/pcfpl?${key}`, {
+  test('a body that does not parse, sent to a path no route serves', async () => {
+    const answer = await send(`/api/v1/no-such-endpoint?${key}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"broken":',
     });
     assertPlanInputError(answer, /not valid JSON/, 'POST broken JSON');
+  });
+
+  test('a path a route serves under another method: 405 before the body is read', async () => {
+    const answer = await send(`/api/v1/households/pcfpl?${key}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"broken":',
+    });
+    assert.equal(answer.status, 405);
+    assert.deepEqual(answer.body, {
+      code: '1003',
+      status: '405',
+      message: 'invalid input',
+      error: 'Method "POST" not allowed.',
+    });
   });
 
   test('well-formed requests are unchanged: a path no route serves still gets the gateway 404', async () => {
@@ -92,8 +107,8 @@ describe('malformed requests under /api/v1 answer in the plan API shape', () => 
 });
 
 describe('outside /api/v1 the kernel keeps its own shape', () => {
-  test('paths of the authorization service, the root, and a look-alike prefix', async () => {
-    for (const path of ['/v2/o/authorize/%zz/', '/%zz', '/api/v10/%zz', '/api/v1x/%zz']) {
+  test('the root, and a look-alike prefix', async () => {
+    for (const path of ['/%zz', '/api/v10/%zz', '/api/v1x/%zz']) {
       const answer = await send(path);
       assert.equal(answer.status, 400, path);
       assert.equal(answer.nosniff, 'nosniff', path);
@@ -107,5 +122,12 @@ describe('outside /api/v1 the kernel keeps its own shape', () => {
       status_code: 400,
       message: 'Malformed percent-encoding in the query string.',
     });
+  });
+  test('a path of the authorization service answers in its route’s shape (an HTML page for authorize)', async () => {
+    const response = await fetch(`${running.url}/v2/o/authorize/%zz/`);
+    assert.equal(response.status, 400);
+    assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(await response.text(), /Malformed URL: the path is not valid percent-encoded UTF-8\./);
+    assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
   });
 });

@@ -7,18 +7,25 @@ import type { AuthDeps } from '../oauth/deps.js';
 import { detailError, TEXT } from '../oauth/errors.js';
 import type { ConnectedApp } from '../store/connected-apps.js';
 
+/** The calling portal; credentials that do not parse get the same `{detail}` answer as wrong ones. */
+async function authenticatePortal(deps: AuthDeps, request: FastifyRequest) {
+  try {
+    const credentials = readClientCredentials(request.headers.authorization, {});
+    return await authenticateClient(deps.apps, credentials, (clientId, reason) =>
+      deps.audit('client_auth_failed', { client_id: clientId, reason, path: request.routeOptions.url }),
+    );
+  } catch (error) {
+    throw error instanceof HttpError ? detailError(401, 'Invalid client credentials.') : error;
+  }
+}
+
 /**
  * Research §1.9: a plan's own member portal (an app holding the token-management permission) lists and
  * revokes an enrollee's connected apps. The portal names the enrollee in `X-Authentication: SLS <base64
  * username>`; third-party apps are refused.
  */
 async function portalAndEnrollee(deps: AuthDeps, request: FastifyRequest) {
-  const credentials = readClientCredentials(request.headers.authorization, {});
-  const portal = await authenticateClient(deps.apps, credentials, (clientId, reason) =>
-    deps.audit('client_auth_failed', { client_id: clientId, reason, path: request.routeOptions.url }),
-  ).catch((error: unknown) => {
-    throw error instanceof HttpError ? detailError(401, 'Invalid client credentials.') : error;
-  });
+  const portal = await authenticatePortal(deps, request);
   if (!portal.tokenManagement) throw detailError(403, TEXT.noPermission);
   const header = request.headers['x-authentication'];
   const match = typeof header === 'string' ? /^SLS\s+([A-Za-z0-9+/=]+)$/.exec(header) : null;
@@ -44,32 +51,28 @@ function describe(grant: ConnectedApp) {
   };
 }
 
+/** The list and one grant; other methods are 405 with `Allow` from the HTTP kernel, before any body is read. */
 export function registerTokenManagementRoutes(app: App, deps: AuthDeps): void {
   const config = { errorShape: 'detail' as const };
   const schema = { tags: ['authorization'], summary: "Member portal: an enrollee's connected apps" };
-  const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
   app.route({
-    method: methods,
+    method: 'GET',
     url: '/v2/o/tokens',
     config,
     schema,
     handler: async (request) => {
-      if (request.method !== 'GET') throw detailError(405, `Method "${request.method}" not allowed.`);
       const enrollee = await portalAndEnrollee(deps, request);
       return (await connectedApps(deps, enrollee.id)).map(describe);
     },
   });
 
   app.route({
-    method: methods,
+    method: ['GET', 'DELETE'],
     url: '/v2/o/tokens/:id',
     config,
     schema,
     handler: async (request, reply) => {
-      if (request.method !== 'GET' && request.method !== 'DELETE') {
-        throw detailError(405, `Method "${request.method}" not allowed.`);
-      }
       const enrollee = await portalAndEnrollee(deps, request);
       const id = (request.params as { id: string }).id;
       if (request.method === 'DELETE') {
