@@ -205,7 +205,13 @@ export async function buildService(
     logger,
     trustProxy: config.trustProxy,
     renderPage: renderErrorForRequest,
-    errorShapes: { [PLAN_API_PREFIX]: 'plans' },
+    // Each surface's shape for paths none of its routes serve (a route's own config decides for the rest).
+    errorShapes: {
+      [PLAN_API_PREFIX]: 'plans',
+      '/v2/fhir': 'detail',
+      '/v2/o/tokens': 'detail',
+      '/v2/accounts': 'page',
+    },
     isUnavailable: (error) => {
       const how = classifyUnavailable(error);
       if (how === 'stalled') database.stalled(error, Date.now());

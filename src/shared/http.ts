@@ -7,9 +7,12 @@ import Fastify, {
 import multipart from '@fastify/multipart';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { maxHeaderSize } from 'node:http';
+import { clientErrorHandler, type RawAnswer } from './client-error.js';
 import { HttpError, jsonError, UnavailableError } from './errors.js';
 import type { Logger } from './logger.js';
 import { checkQueryEncoding, parseUrlEncoded } from './form.js';
+import { createRouteTable, type RouteTable } from './route-table.js';
 
 /** How a route renders errors the framework raises (bad encoding, huge body, wrong content type…). */
 export type ErrorShape = 'oauth' | 'service' | 'detail' | 'message' | 'page' | 'text' | 'plans';
@@ -49,27 +52,45 @@ export type App = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
+/** The options and what the kernel learns of the app's routes as they are registered. */
+interface Kernel extends HttpServerOptions {
+  routes: RouteTable;
+}
+
 /** The HTTP kernel both services stand on: parsers, logging, security headers and one error renderer. */
-export async function createHttpServer(options: HttpServerOptions): Promise<App> {
+export async function createHttpServer(serverOptions: HttpServerOptions): Promise<App> {
+  const options: Kernel = { ...serverOptions, routes: createRouteTable({ ignoreTrailingSlash: true }) };
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     trustProxy: options.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true },
+    // No parameter is refused for its length: the request line is already bounded (Node's maxHeaderSize),
+    // no route has a regular-expression parameter to protect, and an over-long id is then answered by its
+    // route like any other unknown one (404 `Not found.` in the surface's shape, after authentication).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
     loggerInstance: options.logger,
     // During a graceful shutdown a request that still arrives on an open connection is served (with
     // `Connection: close`) rather than refused with the framework's own 503 body.
     return503OnClosing: false,
-    // Raised before routing (a path that is not valid percent-encoded UTF-8): only the URL tells the shape.
+    // Raised before routing (a path that is not valid percent-encoded UTF-8; a parameter over
+    // maxParamLength, which cannot happen at the length above, would be an unknown id): only the URL tells
+    // the shape.
     frameworkErrors: (error, request, reply) => {
-      const message =
+      const [status, message] =
         error.code === 'FST_ERR_BAD_URL'
-          ? 'Malformed URL: the path is not valid percent-encoded UTF-8.'
-          : 'Bad request.';
-      const shape = shapeOfPath(options.errorShapes, request.url) ?? 'message';
+          ? [400, 'Malformed URL: the path is not valid percent-encoded UTF-8.']
+          : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? [404, 'Not found.']
+            : [400, 'Bad request.'];
       // No hook runs for a request refused before routing: its headers are set here.
       securityHeaders(request, reply as FastifyReply);
-      void render(options, frameworkError(shape, 400, message), request, reply as FastifyReply);
+      const httpError = frameworkError(shapeOfUrl(options, request.url), status, message);
+      void render(options, httpError, request, reply as FastifyReply);
     },
+    // Refused by Node's HTTP parser (oversized or unparseable request line and headers): no request exists.
+    clientErrorHandler: clientErrorHandler(
+      (status, message, path) => rawAnswer(options, status, message, path),
+      options.logger,
+    ),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addContentTypeParser(
@@ -89,6 +110,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
   });
   await app.register(cookie);
 
+  // Every route of every plugin registered from here on, for the 405s and shapes of unmatched requests.
+  app.addHook('onRoute', (route) => options.routes.add(route));
+
   // A query string that is not valid percent-encoded UTF-8 is refused, not silently repaired.
   // These two run on every request: callback hooks, which cost less than async ones.
   app.addHook('onRequest', (request, _reply, done) => {
@@ -98,7 +122,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
       done(frameworkError(shapeOf(options, request), 400, 'Malformed percent-encoding in the query string.'));
       return;
     }
-    done();
+    // Before the body is parsed (a wrong method is not a 415 or a 413) and before any gateway.
+    done(request.is404 ? methodNotAllowed(options, request) : undefined);
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -110,24 +135,71 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
     sendError(options, error, request, reply),
   );
   app.setNotFoundHandler((request, reply) =>
-    sendError(options, jsonError(404, { status_code: 404, message: 'Not found.' }), request, reply),
+    sendError(options, frameworkError(shapeOf(options, request), 404, 'Not found.'), request, reply),
   );
   return app as unknown as App;
 }
 
+/**
+ * RFC 9110 §15.5.6: a path some route serves, asked with a method none of them takes, is 405 with the
+ * methods they do take in `Allow`, in the shape of the path's surface (DRF's wording, research §4.5).
+ * Only for requests the router did not match.
+ */
+function methodNotAllowed(options: Kernel, request: FastifyRequest): HttpError | undefined {
+  const match = options.routes.lookup(request.url);
+  if (!match) return undefined;
+  const shape = match.config?.errorShape ?? shapeOfPath(options.errorShapes, request.url) ?? 'message';
+  return frameworkError(shape, 405, `Method "${request.method}" not allowed.`, {
+    allow: match.methods.join(', '),
+  });
+}
+
+/** Headers every answer carries; a route may set its own content-security-policy. */
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+};
+const DEFAULT_CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'";
+
 function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('x-content-type-options', 'nosniff');
-  reply.header('referrer-policy', 'no-referrer');
-  reply.header('x-frame-options', 'DENY');
-  if (!reply.hasHeader('content-security-policy')) {
-    reply.header(
-      'content-security-policy',
-      "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
-    );
-  }
-  reply.header('cross-origin-opener-policy', 'same-origin');
+  reply.headers(SECURITY_HEADERS);
+  if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', DEFAULT_CSP);
   if (!reply.hasHeader('cache-control') && request.method !== 'GET')
     reply.header('cache-control', 'no-store');
+}
+
+/** The page renderer is given no request for an answer written before one existed: no language asked. */
+const NO_REQUEST = { query: {}, headers: {} } as unknown as FastifyRequest;
+
+/**
+ * A framework error for a request Node's parser refused, as bytes for the socket: the shape of the path
+ * the request line named (`message` when it could not be read), the headers every answer carries.
+ */
+function rawAnswer(options: Kernel, status: number, message: string, path: string | undefined): RawAnswer {
+  const { body, headers } = frameworkError(shapeOfUrl(options, path ?? ''), status, message);
+  const [type, text] =
+    body.kind === 'json'
+      ? ['application/json; charset=utf-8', JSON.stringify(body.value)]
+      : body.kind === 'text'
+        ? ['text/plain; charset=utf-8', body.value]
+        : [
+            'text/html; charset=utf-8',
+            options.renderPage(NO_REQUEST, body.template, { ...body.data, status }),
+          ];
+  return {
+    status,
+    headers: {
+      'content-type': type,
+      ...SECURITY_HEADERS,
+      'content-security-policy': DEFAULT_CSP,
+      'cache-control': 'no-store',
+      ...headers,
+    },
+    body: text,
+  };
 }
 
 /** The shape of the longest prefix in `shapes` that `url`'s path is (or is under), if any. */
@@ -146,39 +218,58 @@ function shapeOfPath(
   return best === undefined ? undefined : shapes[best];
 }
 
-/** How errors of this request render: its route's config, else its URL's prefix, else `message`. */
-function shapeOf(options: HttpServerOptions, request: FastifyRequest): ErrorShape {
-  return (
-    request.routeOptions.config?.errorShape ?? shapeOfPath(options.errorShapes, request.url) ?? 'message'
-  );
+/** How errors of this request render: its route's config, else its URL's (below). */
+function shapeOf(options: Kernel, request: FastifyRequest): ErrorShape {
+  return request.routeOptions.config?.errorShape ?? shapeOfUrl(options, request.url);
 }
 
-function frameworkError(shape: ErrorShape, status: number, message: string): HttpError {
+/**
+ * How errors render where no route was matched: the config of a route whose pattern the path matches
+ * (under any method), else the longest `errorShapes` prefix, else `message`.
+ */
+function shapeOfUrl(options: Kernel, url: string): ErrorShape {
+  return options.routes.lookup(url)?.config?.errorShape ?? shapeOfPath(options.errorShapes, url) ?? 'message';
+}
+
+function frameworkError(
+  shape: ErrorShape,
+  status: number,
+  message: string,
+  headers?: Record<string, string>,
+): HttpError {
   switch (shape) {
     case 'oauth':
-      return jsonError(status, { error: 'invalid_request', error_description: message });
+      return jsonError(status, { error: 'invalid_request', error_description: message }, headers);
     case 'service':
-      return jsonError(status, { status_code: status, error: 'invalid_request', error_description: message });
+      return jsonError(
+        status,
+        { status_code: status, error: 'invalid_request', error_description: message },
+        headers,
+      );
     case 'detail':
-      return jsonError(status, { detail: message });
+      return jsonError(status, { detail: message }, headers);
     case 'page':
-      return new HttpError(status, {
-        kind: 'page',
-        template: 'error',
-        data: { title: 'invalid_request', message },
-      });
+      return new HttpError(
+        status,
+        { kind: 'page', template: 'error', data: { title: 'invalid_request', message } },
+        headers,
+      );
     case 'text':
-      return new HttpError(status, { kind: 'text', value: message });
+      return new HttpError(status, { kind: 'text', value: message }, headers);
     case 'plans':
       // The plan API's `{code,status,message,error}`: 1003 for anything the client sent wrong.
-      return jsonError(status, {
-        code: status >= 500 ? '1000' : '1003',
-        status: String(status),
-        message: status >= 500 ? 'Internal server error' : 'invalid input',
-        error: message,
-      });
+      return jsonError(
+        status,
+        {
+          code: status >= 500 ? '1000' : '1003',
+          status: String(status),
+          message: status >= 500 ? 'Internal server error' : 'invalid input',
+          error: message,
+        },
+        headers,
+      );
     default:
-      return jsonError(status, { status_code: status, message });
+      return jsonError(status, { status_code: status, message }, headers);
   }
 }
 
@@ -253,7 +344,7 @@ function describeClientError(error: FastifyError): string {
 }
 
 function sendError(
-  options: HttpServerOptions,
+  options: Kernel,
   error: FastifyError | HttpError,
   request: FastifyRequest,
   reply: FastifyReply,

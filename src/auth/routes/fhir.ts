@@ -60,37 +60,27 @@ async function search(deps: AuthDeps, request: FastifyRequest, reply: FastifyRep
   return reply.header('cache-control', 'no-store').type(FHIR_JSON).send(bundle);
 }
 
-function notAllowed(request: FastifyRequest): never {
-  throw detailError(405, `Method "${request.method}" not allowed.`);
-}
-
-/** The claims data the tokens protect (research §4): metadata, read and search of three resource types. */
+/**
+ * The claims data the tokens protect (research §4): metadata, read and search of three resource types.
+ * Read-only: writes are 405 `Method "POST" not allowed.` with `Allow` from the HTTP kernel.
+ */
 export function registerFhirRoutes(app: App, deps: AuthDeps): void {
   const config = { errorShape: 'detail' as const };
-  const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
   app.get(
     '/v2/fhir/metadata',
     { config, schema: { tags: ['data'], summary: 'CapabilityStatement' } },
     (_request, reply) => reply.type(FHIR_JSON).send(capabilityStatement(deps.settings.publicUrl, deps.now())),
   );
   for (const type of RESOURCE_TYPES) {
-    app.route({
-      method: [...methods],
-      url: `/v2/fhir/${type}`,
-      config,
-      schema: { tags: ['data'], summary: `Search ${type} of the token's patient` },
-      handler: (request, reply) =>
-        request.method === 'GET' ? search(deps, request, reply, type) : notAllowed(request),
-    });
-    app.route({
-      method: [...methods],
-      url: `/v2/fhir/${type}/:id`,
-      config,
-      schema: { tags: ['data'], summary: `Read one ${type} of the token's patient` },
-      handler: (request, reply) =>
-        request.method === 'GET'
-          ? read(deps, request, reply, type, (request.params as { id: string }).id)
-          : notAllowed(request),
-    });
+    app.get(
+      `/v2/fhir/${type}`,
+      { config, schema: { tags: ['data'], summary: `Search ${type} of the token's patient` } },
+      (request, reply) => search(deps, request, reply, type),
+    );
+    app.get(
+      `/v2/fhir/${type}/:id`,
+      { config, schema: { tags: ['data'], summary: `Read one ${type} of the token's patient` } },
+      (request, reply) => read(deps, request, reply, type, (request.params as { id: string }).id),
+    );
   }
 }

@@ -5,16 +5,16 @@ import { detailError, TEXT } from '../oauth/errors.js';
 
 /**
  * GET /v2/connect/userinfo (research §1.11): who the token's enrollee is, for tokens holding `profile`.
- * The full FHIR-backed document comes with the data endpoints.
+ * The full FHIR-backed document comes with the data endpoints. Other methods are 405 with `Allow` from
+ * the HTTP kernel (POST too, as BB2 answers it).
  */
 export function registerUserinfoRoute(app: App, deps: AuthDeps): void {
   app.route({
-    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    method: 'GET',
     url: '/v2/connect/userinfo',
     config: { errorShape: 'detail' },
     schema: { tags: ['data'], summary: "The token's enrollee (needs the profile scope)" },
     handler: async (request, reply) => {
-      if (request.method !== 'GET') throw detailError(405, `Method "${request.method}" not allowed.`);
       const query = request.query as Record<string, unknown>;
       const context = await authenticateBearer(deps, request.headers.authorization, 'access_token' in query);
       if (!hasScope(context, 'profile')) throw detailError(403, TEXT.noPermission);
