@@ -353,7 +353,8 @@ function sendError(
   if (error instanceof HttpError) {
     httpError = error;
   } else if (error instanceof UnavailableError || options.isUnavailable?.(error)) {
-    request.log.warn({ err: error }, 'dependency unavailable');
+    // The outage itself is logged once, when it starts and when it ends; each refused request only at debug.
+    request.log.debug({ err: error }, 'dependency unavailable');
     httpError = unavailableError(shapeOf(options, request), request.url, options.retryAfterSeconds ?? 5);
   } else {
     const status = malformedMultipart(error)
