@@ -11,11 +11,8 @@ export interface LoggedService extends RunningService {
   records(): Record<string, unknown>[];
 }
 
-/**
- * Starts the real service like `startService`, with its logs at `info` written to memory. The logger is the
- * production one (src/shared/logger.ts) writing to memory.
- */
-export async function startServiceWithLogs(env: Record<string, string> = {}): Promise<LoggedService> {
+/** A log destination in memory: the raw lines, and the parsed records. */
+export function memoryLog() {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer | string, _encoding, done) {
@@ -23,6 +20,17 @@ export async function startServiceWithLogs(env: Record<string, string> = {}): Pr
       done();
     },
   });
+  const records = (): Record<string, unknown>[] =>
+    lines.flatMap((l) => l.split('\n').filter(Boolean)).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { lines, sink, records };
+}
+
+/**
+ * Starts the real service like `startService`, with its logs at `info` written to memory. The logger is the
+ * production one (src/shared/logger.ts) writing to memory.
+ */
+export async function startServiceWithLogs(env: Record<string, string> = {}): Promise<LoggedService> {
+  const { lines, sink, records } = memoryLog();
   const logger = createLogger('info', sink);
   const database = createTestDatabase();
   const storage = await database.open();
@@ -41,7 +49,7 @@ export async function startServiceWithLogs(env: Record<string, string> = {}): Pr
     clock,
     database,
     lines,
-    records: () => lines.flatMap((l) => l.split('\n').filter(Boolean)).map((l) => JSON.parse(l)),
+    records,
     async close() {
       await service.close();
       await storage.close();

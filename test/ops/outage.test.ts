@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import pg from 'pg';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
@@ -7,6 +6,7 @@ import { createLogger } from '../../src/shared/logger.js';
 import { buildService } from '../../src/server.js';
 import { connect, type Storage } from '../../src/storage/connect.js';
 import { Browser } from '../helpers/flow.js';
+import { memoryLog } from '../helpers/logged-service.js';
 import { logIn } from '../helpers/pages.js';
 import {
   createClock,
@@ -40,13 +40,7 @@ interface ProxiedService extends RunningService {
 
 /** The real service with its database (`via: 'database'`) or its Redis behind a proxy, logs kept. */
 async function startProxied(via: 'database' | 'redis'): Promise<ProxiedService> {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer | string, _encoding, done) {
-      lines.push(chunk.toString());
-      done();
-    },
-  });
+  const log = memoryLog();
   const database: TestDatabase = createTestDatabase();
   let proxy: TcpProxy;
   let storage: Storage;
@@ -80,7 +74,7 @@ async function startProxied(via: 'database' | 'redis'): Promise<ProxiedService> 
   }
   const clock = createClock();
   const config = loadConfig(env);
-  const service = await buildService(config, createLogger('info', sink), { storage, now: clock.now });
+  const service = await buildService(config, createLogger('info', log.sink), { storage, now: clock.now });
   const url = await service.app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url,
@@ -88,7 +82,7 @@ async function startProxied(via: 'database' | 'redis'): Promise<ProxiedService> 
     clock,
     database,
     proxy,
-    logs: () => lines.flatMap((l) => l.split('\n').filter(Boolean)).map((l) => JSON.parse(l)),
+    logs: log.records,
     async close() {
       await proxy.restore();
       await service.close();
