@@ -12,6 +12,7 @@ import { clientErrorHandler, type RawAnswer } from './client-error.js';
 import { HttpError, jsonError, UnavailableError } from './errors.js';
 import type { Logger } from './logger.js';
 import { checkQueryEncoding, parseUrlEncoded } from './form.js';
+import { rejectInvalidInput } from './input-guard.js';
 import { createRouteTable, type RouteTable } from './route-table.js';
 
 /** How a route renders errors the framework raises (bad encoding, huge body, wrong content type…). */
@@ -125,6 +126,9 @@ export async function createHttpServer(serverOptions: HttpServerOptions): Promis
     // Before the body is parsed (a wrong method is not a 415 or a 413) and before any gateway.
     done(request.is404 ? methodNotAllowed(options, request) : undefined);
   });
+
+  // Non-finite numbers and NUL characters are refused for every route, after validation coerced them.
+  app.addHook('preHandler', rejectInvalidInput);
 
   app.addHook('onSend', (request, reply, payload, done) => {
     securityHeaders(request, reply);
