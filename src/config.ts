@@ -45,6 +45,10 @@ export interface Config {
   readonly shutdownDelaySeconds: number;
   /** Shutdown: how long requests in flight may take to finish before the process exits anyway. */
   readonly shutdownGraceSeconds: number;
+  /** `/metrics` on a listener of its own at this port (on `host`); unset: none. */
+  readonly metricsPort: number | undefined;
+  /** `/metrics` on the service's port for `Authorization: Bearer <token>`; unset: not served there. */
+  readonly metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -125,6 +129,15 @@ function sandboxApiKey(env: Env): string {
   return raw;
 }
 
+function metricsToken(env: Env): string | undefined {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[\x21-\x7e]{16,200}$/.test(raw)) {
+    throw new ConfigError('METRICS_TOKEN', 'expected 16 to 200 printable characters without spaces');
+  }
+  return raw;
+}
+
 /** Reads the settings from an environment (normally `process.env`). */
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8000, 0, 65535);
@@ -157,5 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisCommandTimeoutMs: integer(env, 'REDIS_COMMAND_TIMEOUT_MS', 500, 10, 60_000),
     shutdownDelaySeconds: integer(env, 'SHUTDOWN_DELAY_SECONDS', 0, 0, 300),
     shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 10, 1, 3600),
+    metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
+    metricsToken: metricsToken(env),
   });
 }

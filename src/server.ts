@@ -14,6 +14,8 @@ import { createAvailability, type Availability } from './storage/availability.js
 import { openRedis, redisReady } from './storage/redis.js';
 import { classifyUnavailable } from './storage/unavailable.js';
 import { createDatabaseProbe, registerHealthRoutes } from './ops/health.js';
+import { createMetrics, type Metrics } from './ops/metrics.js';
+import { registerMetricsRoute } from './ops/metrics-routes.js';
 import { UnavailableError } from './shared/errors.js';
 import { registerAuthService } from './auth/app.js';
 import type { AuthDeps } from './auth/oauth/deps.js';
@@ -53,6 +55,8 @@ export interface Service {
   plans: PlansDeps;
   /** Whether the database and Redis (when configured) answer, as last seen. */
   dependencies: { database: Availability; redis?: Availability };
+  /** Prometheus metrics of this instance (served per `METRICS_TOKEN` / `METRICS_PORT`). */
+  metrics: Metrics;
   /** Begins a graceful shutdown: readiness fails from now on; requests are still served. */
   startDraining(): void;
   /** Stops accepting connections, lets requests in flight finish, then closes Redis and the database. */
@@ -238,6 +242,10 @@ export async function buildService(
     if (reply.statusCode < 400 && trials.has(request)) database.succeeded();
     done();
   });
+  const dependencies = { database, ...(redis ? { redis: redis.availability } : {}) };
+  const metrics = createMetrics({ storage, dependencies, planApiPrefix: PLAN_API_PREFIX });
+  metrics.observe(app);
+  if (config.metricsToken) registerMetricsRoute(app, metrics, config.metricsToken);
   let draining = false;
   await collectApiDocs(app, config.publicUrl, '0.1.0', PLAN_API_SECURITY_SCHEMES);
   registerHealthRoutes(app, {
@@ -264,7 +272,8 @@ export async function buildService(
     storage,
     deps,
     plans,
-    dependencies: { database, ...(redis ? { redis: redis.availability } : {}) },
+    dependencies,
+    metrics,
     startDraining() {
       draining = true;
     },

@@ -23,6 +23,7 @@ export function registerServeCommands(program: Command): void {
       // served for SHUTDOWN_DELAY_SECONDS, then the listener closes and requests in flight finish; after
       // SHUTDOWN_GRACE_SECONDS more the process exits anyway.
       let stopping = false;
+      let metricsServer: import('node:http').Server | undefined;
       const stop = async (signal: string) => {
         if (stopping) return;
         stopping = true;
@@ -41,12 +42,18 @@ export function registerServeCommands(program: Command): void {
         }, config.shutdownGraceSeconds * 1000);
         force.unref();
         await service.close();
+        metricsServer?.close();
         logger.info('stopped');
         process.exit(0);
       };
       process.once('SIGINT', () => void stop('SIGINT'));
       process.once('SIGTERM', () => void stop('SIGTERM'));
       await service.app.listen({ port: config.port, host: config.host });
+      if (config.metricsPort !== undefined) {
+        const { startMetricsServer } = await import('../ops/metrics-routes.js');
+        metricsServer = await startMetricsServer(service.metrics, config.host, config.metricsPort);
+        logger.info({ port: config.metricsPort }, 'metrics listening');
+      }
       logger.info(
         { mode: config.mode, publicUrl: config.publicUrl, database: config.databaseUrl.split(':')[0] },
         'ready',

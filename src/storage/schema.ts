@@ -130,6 +130,8 @@ export interface PlanDatasetsTable {
   source: string;
   rows: number;
   loaded_at: number;
+  /** How long the latest load took; null for loads made before it was recorded. */
+  duration_ms: number | null;
 }
 
 export interface ApiKeysTable {

@@ -4,6 +4,13 @@ import type { PlansDeps } from '../deps.js';
 import { consumeRateLimit, rateLimitHeaders } from './rate-limit.js';
 import { SANDBOX_KEY_ID } from '../sandbox-key.js';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The id (never the key itself) of the plan-API key the request was let in with. */
+    apiKeyId?: string;
+  }
+}
+
 /** The key a request presents: the `apikey` query parameter, or an `apikey` header. */
 function presentedKey(request: FastifyRequest): string | undefined {
   const query = request.query as Record<string, unknown> | undefined;
@@ -45,6 +52,7 @@ export function apiKeyGate(deps: PlansDeps) {
         { 'www-authenticate': 'Key realm="openenroll"' },
       );
     }
+    request.apiKeyId = key.id;
     const decision = await consumeRateLimit(deps.rateCounters, key, now);
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {

@@ -47,6 +47,8 @@ export interface DatasetInfo {
   /** Rows written by its latest load. */
   rows: number;
   loadedAt: number;
+  /** How long its latest load took; null for loads made before this was recorded. */
+  durationMs: number | null;
 }
 
 /** Adds rows of one dataset load; rows are buffered and inserted in multi-row batches. */
@@ -86,6 +88,8 @@ export function createDatasetStore(db: Kysely<Database>) {
       options: LoadOptions,
       work: (writer: DatasetWriter) => Promise<void>,
     ): Promise<Map<number, number>> {
+      // Wall time, not `options.now` (a test clock may stand still): the load's own duration.
+      const started = performance.now();
       return db.transaction().execute(async (trx) => {
         const counts = new Map<number, number>();
         const buffers = new Map<PlanDataTable, Record<string, unknown>[]>();
@@ -130,6 +134,7 @@ export function createDatasetStore(db: Kysely<Database>) {
         await work(writer);
         for (const table of buffers.keys()) await flush(table);
         const partial = options.owns.length > 0 && options.owns.every((o) => o.scope === 'none');
+        const durationMs = Math.round(performance.now() - started);
         for (const [year, rows] of counts) {
           let source = options.source;
           if (partial) {
@@ -150,6 +155,7 @@ export function createDatasetStore(db: Kysely<Database>) {
               source,
               rows,
               loaded_at: options.now,
+              duration_ms: durationMs,
             })
             .onConflict((oc) =>
               oc.columns(['kind', 'year']).doUpdateSet({
@@ -157,6 +163,7 @@ export function createDatasetStore(db: Kysely<Database>) {
                 source,
                 rows,
                 loaded_at: options.now,
+                duration_ms: durationMs,
               }),
             )
             .execute();
@@ -174,6 +181,7 @@ export function createDatasetStore(db: Kysely<Database>) {
         source: r.source,
         rows: Number(r.rows),
         loadedAt: Number(r.loaded_at),
+        durationMs: r.duration_ms === null ? null : Number(r.duration_ms),
       }));
     },
   };

@@ -5,6 +5,7 @@ import * as codeRedirectGiven from './0003-code-redirect-given.js';
 import * as fhirResources from './0004-fhir-resources.js';
 import * as fhirPageIndex from './0005-fhir-page-index.js';
 import * as planData from './0006-plan-data.js';
+import * as datasetDuration from './0007-dataset-duration.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-fhir-resources': fhirResources,
   '0005-fhir-page-index': fhirPageIndex,
   '0006-plan-data': planData,
+  '0007-dataset-duration': datasetDuration,
 };
