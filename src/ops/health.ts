@@ -3,13 +3,6 @@ import type { App } from '../shared/http.js';
 import type { Availability } from '../storage/availability.js';
 import { pendingMigrations, type Storage } from '../storage/connect.js';
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The route answers without the database (health, metrics, docs): it is never failed fast. */
-    offline?: boolean;
-  }
-}
-
 /**
  * Probes the database while it is marked down, so its recovery is seen (and logged) even when no request
  * comes, and answers readiness checks. Every probe is bounded by `timeoutMs`.

@@ -21,6 +21,8 @@ export type ErrorShape = 'oauth' | 'service' | 'detail' | 'message' | 'page' | '
 declare module 'fastify' {
   interface FastifyContextConfig {
     errorShape?: ErrorShape;
+    /** The route answers without the database (health, metrics, docs, assets): never failed fast. */
+    offline?: boolean;
   }
 }
 

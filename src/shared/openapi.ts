@@ -68,13 +68,13 @@ export interface PartialDocs {
  * UI under its prefix (`/api/v1/openapi.json`, `/api/v1/docs`).
  */
 export async function serveApiDocs(app: App, partials: PartialDocs[] = []): Promise<void> {
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { schema: { hide: true }, config: { offline: true } }, async () => app.swagger());
   // Each Swagger UI lives in a context of its own: the plugin decorates the instance it is given.
   await app.register(async (scope) => {
     await scope.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
   });
   for (const { prefix, title, description } of partials) {
-    app.get(`${prefix}/openapi.json`, { schema: { hide: true } }, async () =>
+    app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { offline: true } }, async () =>
       documentOf(app, prefix, title, description),
     );
     await app.register(async (scope) => {
