@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { createDatasetStore } from '../plans/store/datasets.js';
-import { findFormat, ingestFormats } from '../ingest/plan-data/formats/index.js';
-import { IngestError, runIngest, type IngestSummary } from '../ingest/plan-data/run.js';
+import { ingestKind, ingestKinds } from '../ingest/kinds.js';
+import { IngestError, type IngestSummary } from '../ingest/report.js';
 import { CommandError, wholeNumberOption, withStorage } from './context.js';
 
 function printSummary(summary: IngestSummary): void {
@@ -26,7 +26,7 @@ const SQLITE_LOCK_NOTE =
   '(a running server\'s logins and token grants, "keys create") wait up to 5 s, then fail, while it runs';
 
 export function registerIngestCommands(program: Command): void {
-  const kinds = ingestFormats.map((f) => `  ${f.kind.padEnd(16)} ${f.summary}`).join('\n');
+  const kinds = ingestKinds.map((f) => `  ${f.kind.padEnd(16)} ${f.summary}`).join('\n');
   program
     .command('ingest <kind> <files...>')
     .description(
@@ -44,10 +44,9 @@ export function registerIngestCommands(program: Command): void {
         files: string[],
         opts: { year?: string; allowRejects: string; json?: boolean; sample?: boolean },
       ) => {
-        const format = findFormat(kind);
-        if (!format) {
+        if (!ingestKinds.some((k) => k.kind === kind)) {
           throw new CommandError(
-            `unknown kind "${kind}"; one of: ${ingestFormats.map((f) => f.kind).join(', ')}`,
+            `unknown kind "${kind}"; one of: ${ingestKinds.map((f) => f.kind).join(', ')}`,
           );
         }
         const year = wholeNumberOption('--year', opts.year, 2013, 2100);
@@ -65,7 +64,7 @@ export function registerIngestCommands(program: Command): void {
             : undefined;
           let started = false;
           try {
-            const summary = await runIngest(format, files, createDatasetStore(storage.db), {
+            const summary = await ingestKind(kind, files, createDatasetStore(storage.db), {
               year,
               allowRejects,
               now: Date.now(),

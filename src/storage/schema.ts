@@ -304,6 +304,107 @@ export interface BusinessRulesTable {
   detail: string;
 }
 
+export interface DrugsTable {
+  rxcui: string;
+  name: string;
+  tty: string;
+  strength: string;
+  route: string;
+  full_name: string;
+  rxnorm_dose_form: string;
+  rxterms_dose_form: string;
+  generic_rxcui: string | null;
+}
+
+export interface DrugPrefixesTable {
+  prefix: string;
+  rank: number;
+  rxcui: string;
+}
+
+export interface ZipLocationsTable {
+  zip: string;
+  lat: number;
+  lon: number;
+}
+
+export interface ProvidersTable {
+  npi: string;
+  type: string;
+  name: string;
+  gender: string | null;
+  taxonomy: string;
+  taxonomies: string;
+}
+
+export interface ProviderAddressesTable {
+  npi: string;
+  seq: number;
+  street_1: string;
+  street_2: string;
+  city: string;
+  state: string;
+  zip: string;
+  phone: string;
+}
+
+export interface ProviderTermsTable {
+  zip: string;
+  term: string;
+  npi: string;
+  type: string;
+}
+
+export interface ProviderTaxonomiesTable {
+  code: string;
+  classification: string;
+  specialization: string;
+  display_name: string;
+}
+
+export interface CoveragePlansTable {
+  year: number;
+  plan_id: string;
+  issuer_id: string;
+  marketing_name: string;
+  drugs: number;
+  providers: number;
+  source: string;
+}
+
+export interface PlanDrugsTable {
+  year: number;
+  plan_id: string;
+  rxcui: string;
+  issuer_id: string;
+  drug_tier: string;
+  prior_authorization: number;
+  step_therapy: number;
+  quantity_limit: number;
+}
+
+export interface NetworkProvidersTable {
+  year: number;
+  issuer_id: string;
+  npi: string;
+  type: string;
+  name: string;
+  gender: string | null;
+  specialties: string;
+  languages: string;
+  facility_types: string;
+  accepting: string;
+  addresses: string;
+}
+
+export interface PlanProvidersTable {
+  year: number;
+  plan_id: string;
+  npi: string;
+  issuer_id: string;
+  network_tiers: string;
+}
+
 export interface Database {
   apps: AppsTable;
   enrollees: EnrolleesTable;
@@ -333,4 +434,15 @@ export interface Database {
   quality_ratings: QualityRatingsTable;
   networks: NetworksTable;
   business_rules: BusinessRulesTable;
+  drugs: DrugsTable;
+  drug_prefixes: DrugPrefixesTable;
+  zip_locations: ZipLocationsTable;
+  providers: ProvidersTable;
+  provider_addresses: ProviderAddressesTable;
+  provider_terms: ProviderTermsTable;
+  provider_taxonomies: ProviderTaxonomiesTable;
+  coverage_plans: CoveragePlansTable;
+  plan_drugs: PlanDrugsTable;
+  network_providers: NetworkProvidersTable;
+  plan_providers: PlanProvidersTable;
 }

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatasetStore } from '../../src/plans/store/datasets.js';
-import { findFormat } from '../../src/ingest/plan-data/formats/index.js';
-import { runIngest, type IngestOptions, type IngestSummary } from '../../src/ingest/plan-data/run.js';
+import { ingestKind } from '../../src/ingest/kinds.js';
+import type { IngestOptions, IngestSummary } from '../../src/ingest/report.js';
 import type { Storage } from '../../src/storage/connect.js';
 
 /** `../shared/data` beside the checkout: real public files that stay where they are. */
@@ -30,7 +30,5 @@ export async function ingest(
   files: string[],
   options: Partial<IngestOptions> = {},
 ): Promise<IngestSummary> {
-  const format = findFormat(kind);
-  if (!format) throw new Error(`no ingest format ${kind}`);
-  return runIngest(format, files, createDatasetStore(storage.db), { now: Date.now(), ...options });
+  return ingestKind(kind, files, createDatasetStore(storage.db), { now: Date.now(), ...options });
 }

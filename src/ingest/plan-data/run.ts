@@ -3,46 +3,9 @@ import type { DatasetStore } from '../../plans/store/datasets.js';
 import { openTabular, sourceSize } from '../sources/csv.js';
 import { ArchiveError } from '../sources/zip-entry.js';
 import { Reject, type IngestFormat, type RowHandler } from './format.js';
+import { createLoadReport, IngestError, type IngestOptions, type IngestSummary } from '../report.js';
 
-export interface RejectedRow {
-  file: string;
-  line: number;
-  reason: string;
-}
-
-export interface IngestSummary {
-  kind: string;
-  files: string[];
-  years: number[];
-  read: number;
-  stored: number;
-  rejected: RejectedRow[];
-  /** True when more rows were rejected than the report lists. */
-  rejectedTruncated: boolean;
-  rejectedCount: number;
-}
-
-export interface IngestOptions {
-  year?: number;
-  /** How many rejected rows a load may have and still be stored (default 0: any bad row aborts it). */
-  allowRejects?: number;
-  sample?: boolean;
-  now: number;
-  /** Called as bytes of the input files are consumed: (done, total). */
-  onProgress?: (done: number, total: number) => void;
-}
-
-/** A load that stored nothing: the file could not be read, or too many rows were refused. */
-export class IngestError extends Error {
-  constructor(
-    message: string,
-    readonly summary?: IngestSummary,
-  ) {
-    super(message);
-  }
-}
-
-const REPORTED_REJECTS = 100;
+export { IngestError, type IngestOptions, type IngestSummary, type RejectedRow } from '../report.js';
 
 /**
  * Streams `files` of one format into its tables, replacing the dataset for each year seen, in one
@@ -56,29 +19,12 @@ export async function runIngest(
   options: IngestOptions,
 ): Promise<IngestSummary> {
   const allow = options.allowRejects ?? 0;
-  const summary: IngestSummary = {
-    kind: format.kind,
-    files,
-    years: [],
-    read: 0,
-    stored: 0,
-    rejected: [],
-    rejectedTruncated: false,
-    rejectedCount: 0,
-  };
+  const { summary, reject, checkRejects } = createLoadReport(format.kind, files, allow);
   let total = 0;
   let done = 0;
   const progress = (n: number) => {
     done += n;
     options.onProgress?.(Math.min(done, total), total);
-  };
-  const reject = (file: string, line: number, reason: string) => {
-    summary.rejectedCount += 1;
-    if (summary.rejected.length < REPORTED_REJECTS) summary.rejected.push({ file, line, reason });
-    else summary.rejectedTruncated = true;
-    if (summary.rejectedCount > allow + REPORTED_REJECTS) {
-      throw new IngestError(`more than ${allow + REPORTED_REJECTS} rows rejected; stopped reading`, summary);
-    }
   };
 
   // The file being read, to name it when the filesystem refuses (a read error does not carry the path).
@@ -141,13 +87,7 @@ export async function runIngest(
           if (summary.read === readBefore) throw new IngestError(noDataRows(file), summary);
         }
         for (const handler of handlers) for (const w of (await handler.finish?.()) ?? []) await writer.add(w);
-        if (summary.rejectedCount > allow) {
-          throw new IngestError(
-            `${summary.rejectedCount} row${summary.rejectedCount > 1 ? 's' : ''} rejected ` +
-              `(allowed: ${allow}); nothing was stored`,
-            summary,
-          );
-        }
+        checkRejects();
       },
     );
     summary.years = [...counts.keys()].sort();

@@ -17,7 +17,18 @@ export type PlanDataTable =
   | 'crosswalks'
   | 'quality_ratings'
   | 'networks'
-  | 'business_rules';
+  | 'business_rules'
+  | 'drugs'
+  | 'drug_prefixes'
+  | 'zip_locations'
+  | 'providers'
+  | 'provider_addresses'
+  | 'provider_terms'
+  | 'provider_taxonomies'
+  | 'coverage_plans'
+  | 'plan_drugs'
+  | 'network_providers'
+  | 'plan_providers';
 
 /** One row for one table, typed by the table. */
 export type Write = { [T in PlanDataTable]: { table: T; values: Insertable<Database[T]> } }[PlanDataTable];

@@ -6,6 +6,7 @@ import * as fhirResources from './0004-fhir-resources.js';
 import * as fhirPageIndex from './0005-fhir-page-index.js';
 import * as planData from './0006-plan-data.js';
 import * as datasetDuration from './0007-dataset-duration.js';
+import * as coverage from './0008-coverage.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005-fhir-page-index': fhirPageIndex,
   '0006-plan-data': planData,
   '0007-dataset-duration': datasetDuration,
+  '0008-coverage': coverage,
 };

@@ -1,0 +1,25 @@
+import type { DatasetStore } from '../plans/store/datasets.js';
+import { ingestFormats } from './plan-data/formats/index.js';
+import { runIngest } from './plan-data/run.js';
+import type { IngestOptions, IngestSummary } from './report.js';
+import { runStreamIngest, type StreamFormat } from './streamed.js';
+
+/** The kinds read as one table per file, then those that read their files themselves. */
+const streamFormats: StreamFormat[] = [];
+
+/** Every ingest kind with its one-line summary, in the order a first full load would run them. */
+export const ingestKinds: { kind: string; summary: string }[] = [...ingestFormats, ...streamFormats];
+
+/** Loads `files` as `kind` (one of `ingestKinds`). */
+export async function ingestKind(
+  kind: string,
+  files: string[],
+  datasets: DatasetStore,
+  options: IngestOptions,
+): Promise<IngestSummary> {
+  const tabular = ingestFormats.find((f) => f.kind === kind);
+  if (tabular) return runIngest(tabular, files, datasets, options);
+  const streamed = streamFormats.find((f) => f.kind === kind);
+  if (streamed) return runStreamIngest(streamed, files, datasets, options);
+  throw new Error(`no ingest kind "${kind}"`);
+}
