@@ -34,6 +34,8 @@ import type { PlansDeps } from './plans/deps.js';
 import { createApiKeyStore } from './plans/store/api-keys.js';
 import { createDatasetStore } from './plans/store/datasets.js';
 import { createCrosswalkStore } from './plans/store/crosswalk.js';
+import { createDrugService } from './plans/drugs/drug-service.js';
+import { createDrugStore } from './plans/store/drugs.js';
 import { createGeographyStore } from './plans/store/geography.js';
 import { createIssuerStore } from './plans/store/issuers.js';
 import { createMarketplaceStore } from './plans/store/marketplace.js';
@@ -155,6 +157,7 @@ export function plansDeps(config: Config, storage: Storage, redis?: RedisLink, n
     }),
     quality: createQualityStore(storage.db),
     crosswalks: createCrosswalkStore(storage.db),
+    drugs: createDrugService(createDrugStore(storage.db)),
     rateCounters: rateCounters(redis, config.redisKeyPrefix),
     samples,
     now,

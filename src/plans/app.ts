@@ -4,6 +4,7 @@ import type { PlansDeps } from './deps.js';
 import { apiKeyGate } from './gateway/api-key.js';
 import { sampleLabel } from './gateway/sample-data.js';
 import { registerCrosswalkRoutes } from './routes/crosswalk.js';
+import { registerDrugRoutes } from './routes/drugs.js';
 import { registerGeographyRoutes } from './routes/geography.js';
 import { registerHouseholdRoutes } from './routes/households.js';
 import { registerIssuerRoutes } from './routes/issuers.js';
@@ -68,6 +69,7 @@ export async function registerPlansService(app: App, deps: PlansDeps): Promise<v
       registerQualityRoutes(api, deps);
       registerCrosswalkRoutes(api, deps);
       registerHouseholdRoutes(api, deps);
+      registerDrugRoutes(api, deps);
     },
     { prefix: PLAN_API_PREFIX },
   );

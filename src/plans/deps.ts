@@ -2,6 +2,7 @@ import type { Counters } from '../shared/counters.js';
 import type { ApiKeyStore } from './store/api-keys.js';
 import type { CrosswalkStore } from './store/crosswalk.js';
 import type { DatasetStore } from './store/datasets.js';
+import type { DrugService } from './drugs/drug-service.js';
 import type { GeographyStore } from './store/geography.js';
 import type { IssuerStore } from './store/issuers.js';
 import type { MarketService } from './market/market-service.js';
@@ -26,6 +27,7 @@ export interface PlansDeps {
   markets: MarketService;
   quality: QualityStore;
   crosswalks: CrosswalkStore;
+  drugs: DrugService;
   /** Rate-limit counters: in this process, or in Redis when several instances share one budget. */
   rateCounters: Counters;
   samples: SampleTracker;

@@ -1,0 +1,39 @@
+/** The CMS document's Coverage enum (definitions/Coverage). */
+export type Coverage = 'Covered' | 'NotCovered' | 'DataNotProvided' | 'GenericCovered';
+
+export interface DrugCoverage {
+  rxcui: string;
+  plan_id: string;
+  coverage: Coverage;
+  /** Present only with `GenericCovered` (research §1.7: the deployed service omits it otherwise). */
+  generic_rxcui?: string;
+}
+
+export interface FormularyFacts {
+  /** Plans whose issuer published a formulary for the year (a plan absent here has no data). */
+  published: Set<string>;
+  /** `plan:rxcui` pairs the formularies list. */
+  listed: Set<string>;
+  /** A brand's generic, for the drugs asked that have one. */
+  genericOf: Map<string, string>;
+}
+
+/**
+ * Whether each plan covers each drug, drug by drug: listed → Covered; not listed but its generic is →
+ * GenericCovered (with the generic's RxCUI); the issuer published no formulary for the plan →
+ * DataNotProvided (unknown is never reported as not covered); otherwise NotCovered.
+ */
+export function drugCoverage(rxcuis: string[], planIds: string[], facts: FormularyFacts): DrugCoverage[] {
+  const answers: DrugCoverage[] = [];
+  for (const rxcui of rxcuis) {
+    const generic = facts.genericOf.get(rxcui);
+    for (const plan_id of planIds) {
+      if (!facts.published.has(plan_id)) answers.push({ rxcui, plan_id, coverage: 'DataNotProvided' });
+      else if (facts.listed.has(`${plan_id}:${rxcui}`)) answers.push({ rxcui, plan_id, coverage: 'Covered' });
+      else if (generic !== undefined && facts.listed.has(`${plan_id}:${generic}`))
+        answers.push({ rxcui, plan_id, coverage: 'GenericCovered', generic_rxcui: generic });
+      else answers.push({ rxcui, plan_id, coverage: 'NotCovered' });
+    }
+  }
+  return answers;
+}

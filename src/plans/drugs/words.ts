@@ -1,0 +1,26 @@
+/**
+ * The words of a drug name or a query, for typeahead: lower case, accents dropped, split on anything
+ * that is not a letter or digit ("0.09 MG/ACTUAT" → 0, 09, mg, actuat). Ingest and search split alike,
+ * so a query word matches the start of a name word.
+ */
+export function wordsOf(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '');
+}
+
+/** Longest word prefix stored: a query word longer than this is matched on its first letters. */
+export const MAX_PREFIX = 24;
+
+/** Every prefix (1 … MAX_PREFIX letters) of every word of `name`, each once. */
+export function prefixesOf(name: string): Set<string> {
+  const prefixes = new Set<string>();
+  for (const word of wordsOf(name)) {
+    const end = Math.min(word.length, MAX_PREFIX);
+    for (let n = 1; n <= end; n++) prefixes.add(word.slice(0, n));
+  }
+  return prefixes;
+}
