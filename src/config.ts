@@ -33,6 +33,8 @@ export interface Config {
   readonly sandboxApiKey: string;
   /** Sandbox only: load the generated sample market when no plan data is loaded. */
   readonly sampleMarket: boolean;
+  /** Plan API: how far `/providers/search` looks from the caller's ZIP, in miles. */
+  readonly providerRadiusMiles: number;
   /** PostgreSQL: connections in the pool of each instance. */
   readonly dbPoolSize: number;
   /** PostgreSQL: how long a request waits for a connection before it is answered 503. */
@@ -164,6 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiRatePerMinute: integer(env, 'API_RATE_PER_MINUTE', 1000, 1, 100_000_000),
     sandboxApiKey: sandboxApiKey(env),
     sampleMarket: bool(env, 'SAMPLE_MARKET', true),
+    providerRadiusMiles: integer(env, 'PROVIDER_RADIUS_MILES', 25, 1, 500),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
     dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 600_000),
     dbQueryTimeoutMs: integer(env, 'DB_QUERY_TIMEOUT_MS', 10_000, 0, 3_600_000),

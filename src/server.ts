@@ -36,6 +36,8 @@ import { createDatasetStore } from './plans/store/datasets.js';
 import { createCrosswalkStore } from './plans/store/crosswalk.js';
 import { createDrugService } from './plans/drugs/drug-service.js';
 import { createDrugStore } from './plans/store/drugs.js';
+import { createProviderService } from './plans/providers/provider-service.js';
+import { createProviderStore } from './plans/store/providers.js';
 import { createGeographyStore } from './plans/store/geography.js';
 import { createIssuerStore } from './plans/store/issuers.js';
 import { createMarketplaceStore } from './plans/store/marketplace.js';
@@ -158,10 +160,17 @@ export function plansDeps(config: Config, storage: Storage, redis?: RedisLink, n
     quality: createQualityStore(storage.db),
     crosswalks: createCrosswalkStore(storage.db),
     drugs: createDrugService(createDrugStore(storage.db)),
+    providers: createProviderService(createProviderStore(storage.db), {
+      radiusMiles: config.providerRadiusMiles,
+    }),
     rateCounters: rateCounters(redis, config.redisKeyPrefix),
     samples,
     now,
-    settings: { publicUrl: config.publicUrl, sandbox: config.mode === 'sandbox' },
+    settings: {
+      publicUrl: config.publicUrl,
+      sandbox: config.mode === 'sandbox',
+      providerRadiusMiles: config.providerRadiusMiles,
+    },
   };
 }
 

@@ -5,6 +5,8 @@ import { apiKeyGate } from './gateway/api-key.js';
 import { sampleLabel } from './gateway/sample-data.js';
 import { registerCrosswalkRoutes } from './routes/crosswalk.js';
 import { registerDrugRoutes } from './routes/drugs.js';
+import { registerProviderRoutes } from './routes/providers.js';
+import { registerCoverageRoutes } from './routes/coverage.js';
 import { registerGeographyRoutes } from './routes/geography.js';
 import { registerHouseholdRoutes } from './routes/households.js';
 import { registerIssuerRoutes } from './routes/issuers.js';
@@ -70,6 +72,8 @@ export async function registerPlansService(app: App, deps: PlansDeps): Promise<v
       registerCrosswalkRoutes(api, deps);
       registerHouseholdRoutes(api, deps);
       registerDrugRoutes(api, deps);
+      registerProviderRoutes(api, deps);
+      registerCoverageRoutes(api, deps);
     },
     { prefix: PLAN_API_PREFIX },
   );

@@ -3,6 +3,7 @@ import type { ApiKeyStore } from './store/api-keys.js';
 import type { CrosswalkStore } from './store/crosswalk.js';
 import type { DatasetStore } from './store/datasets.js';
 import type { DrugService } from './drugs/drug-service.js';
+import type { ProviderService } from './providers/provider-service.js';
 import type { GeographyStore } from './store/geography.js';
 import type { IssuerStore } from './store/issuers.js';
 import type { MarketService } from './market/market-service.js';
@@ -28,6 +29,7 @@ export interface PlansDeps {
   quality: QualityStore;
   crosswalks: CrosswalkStore;
   drugs: DrugService;
+  providers: ProviderService;
   /** Rate-limit counters: in this process, or in Redis when several instances share one budget. */
   rateCounters: Counters;
   samples: SampleTracker;
@@ -35,5 +37,7 @@ export interface PlansDeps {
   settings: {
     publicUrl: string;
     sandbox: boolean;
+    /** How far `/providers/search` looks from the caller's ZIP. */
+    providerRadiusMiles: number;
   };
 }

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, describe, test } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { skipWithoutSharedData } from '../helpers/shared-data.js';
+import { ingest, skipWithoutSharedData } from '../helpers/shared-data.js';
+import { writeRxnormFiles } from '../helpers/rxnorm-fixture.js';
 import { REAL, SANDBOX_KEY, filesOf, loadFictionalPlan, planApiSuite } from './plan-api.js';
 
 /**
@@ -172,6 +174,32 @@ const CORRECTIONS: { where: string; change: string; reason: string; apply(doc: D
       };
     },
   },
+  {
+    where: 'GET /drugs/autocomplete 200',
+    change: 'a bare array of Drug instead of `{drugs: Drug[]}`',
+    reason: 'the deployed service answers a bare array (research §1.7, live client fixtures); decisions file',
+    apply(doc) {
+      doc.paths['/drugs/autocomplete']!.get!.responses['200']!.schema = {
+        type: 'array',
+        items: { $ref: '#/definitions/Drug' },
+      };
+    },
+  },
+  {
+    where: 'GET /drugs/covered 200, GET /providers/covered 200',
+    change: '`coverage` instead of the key "Provider & Drug Coverage"',
+    reason:
+      "the document's generator named the key after the tag; the deployed service sends `coverage` (research §1.7)",
+    apply(doc) {
+      for (const path of ['/drugs/covered', '/providers/covered']) {
+        const schema = doc.paths[path]!.get!.responses['200']!.schema!;
+        const p = props(schema);
+        p.coverage = p['Provider & Drug Coverage']!;
+        delete p['Provider & Drug Coverage'];
+        schema.required = ['coverage'];
+      }
+    },
+  },
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -258,6 +286,11 @@ const CALLS: [request: string, schema: string][] = [
   ['/crosswalk?year=2025&plan_id=99999TX0010001&state=TX&zipcode=77002&fips=48201', '/crosswalk'],
   ['/crosswalk?year=2025&plan_id=99999TX0010001&state=TX&zipcode=77003&fips=48201', '/crosswalk'],
   ['/households/pcfpl?year=2026&state=VA&size=5&income=40000', '/households/pcfpl'],
+  ['/drugs/autocomplete?q=acetam', '/drugs/autocomplete'],
+  ['/drugs/search?q=acetaminophen&limit=2', '/drugs/search'],
+  ['/drugs/search?q=acetaminophen&limit=2&offset=2', '/drugs/search'],
+  ['/drugs/covered?drugs=198440,209459&planids=11718TX0140020&year=2025', '/drugs/covered'],
+  ['/coverage/stats', '/coverage/stats'],
   // Every error code the lookups give.
   ['/counties/48999', 'ApplicationError404'],
   ['/states/NP', 'ApplicationError404'],
@@ -271,6 +304,10 @@ const CALLS: [request: string, schema: string][] = [
   ['/households/pcfpl?year=2013&state=VA&size=5&income=40000', 'ApplicationError404'],
   ['/plans/99999TX0010003/quality-ratings?year=2026', 'ApplicationError404'],
   ['/rate-areas?state=TX&fips=48113&zipcode=75001&year=2024', 'ApplicationError404'],
+  ['/drugs/autocomplete?q=ac', 'ApplicationError400'],
+  ['/drugs/covered?drugs=198440&planids=11718TX014', 'ApplicationError400'],
+  ['/drugs/covered?drugs=99999999&planids=11718TX0140020', 'ApplicationError404'],
+  ['/providers/covered?providerids=1234567890&planids=11718TX0140020', 'ApplicationError404'],
 ];
 
 /** Priced requests (Idaho 2014, real QHP Landscape premiums), and the CMS schema of each answer. */
@@ -359,6 +396,11 @@ describe(
     const answers: { request: string; schema: string; body: unknown }[] = [];
 
     before(async () => {
+      await ingest(
+        api.running.service.storage,
+        'rxnorm',
+        writeRxnormFiles(mkdtempSync(join(tmpdir(), 'rx-'))),
+      );
       // No QRS, Crosswalk or Benefits PUF in ../shared/data: rows in their layouts, fictional issuer 99999.
       await loadFictionalPlan(api);
       const rating = (plan: string, value: string) => ({

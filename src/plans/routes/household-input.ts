@@ -140,6 +140,19 @@ export const PlanSearchFilter = Type.Object({
   quality_rating: Type.Optional(Type.Number({ description: 'at least this overall rating' })),
   disease_mgmt_programs: Type.Optional(Type.Array(Type.String())),
   simple_choice: Type.Optional(Type.Boolean()),
+  drugs: Type.Optional(
+    Type.Array(Type.String({ pattern: '^[0-9]{1,10}$' }), {
+      maxItems: 50,
+      description:
+        'RxCUIs: only plans that cover each (Covered or GenericCovered); plans carry drug_coverage',
+    }),
+  ),
+  providers: Type.Optional(
+    Type.Array(Type.String({ pattern: '^[0-9]{10}$' }), {
+      maxItems: 50,
+      description: 'NPIs: only plans whose network has each; plans carry provider_coverage',
+    }),
+  ),
 });
 export type PlanSearchFilterInput = Static<typeof PlanSearchFilter>;
 

@@ -6,6 +6,7 @@ import type { CsrOverride } from '../eligibility/csr.js';
 import type { CountyMarket } from '../market/county-market.js';
 import { centsToDollars } from '../pricing/money.js';
 import { perObject } from '../../shared/memo.js';
+import { coverageFilter, type CoverageFilter } from '../search/coverage-filter.js';
 import { CreditPricer, priceAll, termsOfAll, type PricedPlan } from '../search/pricing.js';
 import { premiumFields, searchAnswer, searchPlanJson } from '../search/render.js';
 import {
@@ -75,16 +76,34 @@ const Stat = Type.Object({
 });
 
 /** The matching plans of a search, priced, in market order (sorting and paging are the caller's). */
-function matchingRows(context: PricedContext, body: PlanSearchInput): SearchRow[] {
+function matchingRows(context: PricedContext, body: PlanSearchInput, coverage?: CoverageFilter): SearchRow[] {
   const { market, household, eligibility, year } = context;
   const shown = showCatastrophic(household, eligibility, body.catastrophic_override);
   const pricer = new CreditPricer(year, household, eligibility, body.csr_override as CsrOverride | undefined);
   return searchRows(
     termsOfAll(market.plans, household.effectiveDate, year),
     pricer,
-    candidateTest(body.filter, shown, body.suppressed_plan_ids),
+    candidateTest(body.filter, shown, body.suppressed_plan_ids, coverage?.keep),
     body.filter,
   );
+}
+
+/** The coverage of `filter.drugs` / `filter.providers` by the market's plans; 1014 / 1013 for unknown ids. */
+async function coverageOf(
+  deps: PlansDeps,
+  context: PricedContext,
+  body: PlanSearchInput,
+): Promise<CoverageFilter | undefined> {
+  const asked = { drugs: body.filter?.drugs, providers: body.filter?.providers };
+  const planIds = context.market.plans.map((p) => p.id);
+  const found = await coverageFilter(deps, context.year, asked, planIds);
+  if (found && 'unknown' in found) {
+    const ids = found.ids.join(', ');
+    throw found.unknown === 'drugs'
+      ? planError(1014, `no drug with RxCUI ${ids} (RxNorm or ${context.year} formularies)`)
+      : planError(1013, `no provider with NPI ${ids} (directory or ${context.year} networks)`);
+  }
+  return found;
 }
 
 /** Facet counts per county market and plan selection, as JSON text (bounded: a selection is a filter, not a household). */
@@ -155,12 +174,16 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
       refuseInvalidInput(request, 'plan search', HOUSEHOLD_FIXES);
       const body = request.body;
       const context = await pricedContext(deps, request, body);
-      const rows = matchingRows(context, body);
+      const coverage = await coverageOf(deps, context, body);
+      const rows = matchingRows(context, body, coverage);
       const offset = body.offset ?? 0;
       const limit = body.limit ?? DEFAULT_PAGE;
-      const page = sortedPage(rows, body.sort, body.order, offset, limit).map((r) =>
-        searchPlanJson(pricedPlanOf(r)),
-      );
+      const page = sortedPage(rows, body.sort, body.order, offset, limit).map((r) => {
+        const json = searchPlanJson(pricedPlanOf(r));
+        const extra = coverage?.fields.get(r.plan.id);
+        // The premium fields close the plan's object: the coverage blocks go just before its brace.
+        return extra ? { ...json, premiums: `${json.premiums.slice(0, -1)}${extra}}` } : json;
+      });
       const rest = searchRest(context, body, rows);
       // Already UTF-8 JSON: fastify sends a Buffer as it is (render.ts says how it is assembled).
       const answer = searchAnswer(page, rest);
@@ -191,7 +214,7 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
     async (request) => {
       refuseInvalidInput(request, 'plan search stats', HOUSEHOLD_FIXES);
       const context = await pricedContext(deps, request, request.body);
-      const rows = matchingRows(context, request.body);
+      const rows = matchingRows(context, request.body, await coverageOf(deps, context, request.body));
       const byMetal = new Map<string, SearchRow[]>();
       for (const row of rows) {
         const metal = row.plan.metalLevel;

@@ -34,10 +34,15 @@ export function candidateTest(
   filter: PlanSearchFilterInput | undefined,
   catastrophic: boolean,
   suppressed: readonly string[] | undefined,
+  only?: ReadonlySet<string>,
 ): (plan: MarketPlan) => boolean {
   const dental = filter?.division === 'Dental';
   const hidden = suppressed && suppressed.length > 0 ? new Set(suppressed) : undefined;
-  return (p) => p.dental === dental && (catastrophic || !p.catastrophic) && !hidden?.has(p.id);
+  return (p) =>
+    p.dental === dental &&
+    (catastrophic || !p.catastrophic) &&
+    !hidden?.has(p.id) &&
+    (!only || only.has(p.id));
 }
 
 /**

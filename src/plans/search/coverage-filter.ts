@@ -1,0 +1,61 @@
+import type { DrugCoverage } from '../drugs/coverage.js';
+import type { DrugService } from '../drugs/drug-service.js';
+import type { ProviderCoverage } from '../providers/coverage.js';
+import type { ProviderService } from '../providers/provider-service.js';
+
+/** What a search's `filter.drugs` / `filter.providers` decide: which plans stay, and what each carries. */
+export interface CoverageFilter {
+  /** Plans that cover every drug (Covered or GenericCovered) and have every provider (Covered). */
+  keep: Set<string>;
+  /** The JSON text to add to a plan's object (`,"drug_coverage":[…]…`), by plan id. */
+  fields: Map<string, string>;
+}
+
+/** RxCUIs or NPIs known nowhere (the caller answers 1014 or 1013). */
+export interface UnknownIds {
+  unknown: 'drugs' | 'providers';
+  ids: string[];
+}
+
+const covers = (c: DrugCoverage | ProviderCoverage) =>
+  c.coverage === 'Covered' || c.coverage === 'GenericCovered';
+
+/**
+ * Coverage of the asked drugs and providers by every plan of a market (research §1.3: `drug_coverage` /
+ * `provider_coverage` blocks appear only when the filter asks). Unknown RxCUIs or NPIs are returned
+ * instead, for the caller's 1014 / 1013.
+ */
+export async function coverageFilter(
+  services: { drugs: DrugService; providers: ProviderService },
+  year: number,
+  asked: { drugs?: string[]; providers?: string[] },
+  planIds: string[],
+): Promise<CoverageFilter | UnknownIds | undefined> {
+  const drugs = [...new Set(asked.drugs ?? [])];
+  const npis = [...new Set(asked.providers ?? [])];
+  if (drugs.length === 0 && npis.length === 0) return undefined;
+  let drugAnswers: DrugCoverage[] = [];
+  let providerAnswers: ProviderCoverage[] = [];
+  if (drugs.length > 0) {
+    const answer = await services.drugs.covered(year, drugs, planIds);
+    if ('unknown' in answer) return { unknown: 'drugs', ids: answer.unknown };
+    drugAnswers = answer.coverage;
+  }
+  if (npis.length > 0) {
+    const answer = await services.providers.covered(year, npis, planIds);
+    if ('unknown' in answer) return { unknown: 'providers', ids: answer.unknown };
+    providerAnswers = answer.coverage;
+  }
+  const keep = new Set<string>();
+  const fields = new Map<string, string>();
+  for (const planId of planIds) {
+    const ofDrugs = drugAnswers.filter((c) => c.plan_id === planId);
+    const ofProviders = providerAnswers.filter((c) => c.plan_id === planId);
+    if (ofDrugs.every(covers) && ofProviders.every(covers)) keep.add(planId);
+    let text = '';
+    if (drugs.length > 0) text += `,"drug_coverage":${JSON.stringify(ofDrugs)}`;
+    if (npis.length > 0) text += `,"provider_coverage":${JSON.stringify(ofProviders)}`;
+    fields.set(planId, text);
+  }
+  return { keep, fields };
+}
