@@ -28,7 +28,7 @@ const SQLITE_LOCK_NOTE =
 export function registerIngestCommands(program: Command): void {
   const kinds = ingestKinds.map((f) => `  ${f.kind.padEnd(16)} ${f.summary}`).join('\n');
   program
-    .command('ingest <kind> <files...>')
+    .command('ingest <kind> [files...]')
     .description(
       'load public data files in their published formats into the plan API; one transaction per load: ' +
         're-running replaces that dataset for that year, and a failed load leaves the previous data intact',
@@ -37,18 +37,29 @@ export function registerIngestCommands(program: Command): void {
     .option('--allow-rejects <n>', 'store the load even if up to n rows are rejected (default 0)', '0')
     .option('--sample', 'label the data as sample data (files written by "openenroll sample-market")')
     .option('--json', 'print the summary as JSON')
+    .option(
+      '--index <url>',
+      "mr-puf: an issuer's index.json URL; it and every file it lists are fetched (HTTPS)",
+    )
     .addHelpText('after', `\nKinds:\n${kinds}\n`)
     .action(
       async (
         kind: string,
         files: string[],
-        opts: { year?: string; allowRejects: string; json?: boolean; sample?: boolean },
+        opts: { year?: string; allowRejects: string; json?: boolean; sample?: boolean; index?: string },
       ) => {
         if (!ingestKinds.some((k) => k.kind === kind)) {
           throw new CommandError(
             `unknown kind "${kind}"; one of: ${ingestKinds.map((f) => f.kind).join(', ')}`,
           );
         }
+        if (opts.index !== undefined) {
+          if (kind !== 'mr-puf') throw new CommandError('--index is for kind mr-puf');
+          if (!/^https?:\/\//i.test(opts.index))
+            throw new CommandError('--index: an http(s) URL is required');
+          files = [...files, opts.index];
+        }
+        if (files.length === 0) throw new CommandError(`${kind}: give the files to load`);
         const year = wholeNumberOption('--year', opts.year, 2013, 2100);
         const allowRejects = wholeNumberOption('--allow-rejects', opts.allowRejects, 0, 1_000_000_000);
         await withStorage(async (storage) => {

@@ -2,11 +2,13 @@ import type { DatasetStore } from '../plans/store/datasets.js';
 import { ingestFormats } from './plan-data/formats/index.js';
 import { runIngest } from './plan-data/run.js';
 import type { IngestOptions, IngestSummary } from './report.js';
+import { mrPufFormat } from './mr-puf/format.js';
 import { rxnormFormat } from './rxnorm/format.js';
 import { runStreamIngest, type StreamFormat } from './streamed.js';
+import { zipLocationsFormat } from './zip-locations/format.js';
 
 /** The kinds read as one table per file, then those that read their files themselves. */
-const streamFormats: StreamFormat[] = [rxnormFormat];
+const streamFormats: StreamFormat[] = [zipLocationsFormat, rxnormFormat, mrPufFormat()];
 
 /** Every ingest kind with its one-line summary, in the order a first full load would run them. */
 export const ingestKinds: { kind: string; summary: string }[] = [...ingestFormats, ...streamFormats];

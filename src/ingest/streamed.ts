@@ -28,6 +28,8 @@ export interface StreamFormat {
   /** One line for `openenroll ingest --help`. */
   summary: string;
   owns: Ownership[];
+  /** Rows repeated in the files (the same key twice) keep the first instead of failing the load. */
+  ignoreDuplicates?: boolean;
   /** Bytes the load will read, for progress (defaults to the files' sizes). */
   size?(files: string[]): Promise<number>;
   load(files: string[], load: StreamLoad): Promise<void>;
@@ -57,6 +59,7 @@ export async function runStreamIngest(
         sample: options.sample ?? false,
         source: files.map((f) => basename(f)).join(', '),
         now: options.now,
+        ignoreDuplicates: format.ignoreDuplicates,
       },
       async (writer) => {
         await format.load(files, {

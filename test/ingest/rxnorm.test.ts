@@ -39,7 +39,7 @@ describe(
       // No RXN_AVAILABLE_STRENGTH for it in the files: the strengths read from the name.
       assert.equal((await drug('1049221')).strength, '325 MG / 5 MG');
       // No dose form relation for it in the files: no route is made up.
-    assert.equal((await drug('895994')).route, '');
+      assert.equal((await drug('895994')).route, '');
     });
 
     test('a directory holding the files is read as the release', async () => {
@@ -73,7 +73,7 @@ describe(
       const other = await failedIngest(suite.storage, 'rxnorm', [suite.file('drugs.csv', 'a,b\n')]);
       assert.match(other.message, /is not an RxNorm file/);
       mkdirSync(join(dir, 'empty'), { recursive: true });
-    const none = suite.file('empty/RXNCONSO.RRF', '');
+      const none = suite.file('empty/RXNCONSO.RRF', '');
       assert.match((await failedIngest(suite.storage, 'rxnorm', [none])).message, /no drugs/);
       assert.equal(await suite.count('drugs'), commonDrugs().length);
     });

@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { readLines } from '../sources/lines.js';
 
 /** One record of a Rich Release Format file: its 1-based line and its fields. */
 export interface RrfRecord {
@@ -78,18 +77,5 @@ export function rrfFileOf(name: string): RrfFile | undefined {
 
 /** Streams an RRF file's records; `onBytes` hears the bytes read (for progress). */
 export async function* readRrf(file: string, onBytes: (n: number) => void): AsyncGenerator<RrfRecord> {
-  const input = createReadStream(file, { highWaterMark: 1 << 20 });
-  input.on('data', (chunk) => onBytes(chunk.length));
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  let line = 0;
-  try {
-    for await (const text of lines) {
-      line += 1;
-      if (text === '') continue;
-      yield { line, fields: text.split('|') };
-    }
-  } finally {
-    lines.close();
-    input.destroy();
-  }
+  for await (const { line, text } of readLines(file, onBytes)) yield { line, fields: text.split('|') };
 }

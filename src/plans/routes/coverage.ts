@@ -4,7 +4,7 @@ import type { PlansDeps } from '../deps.js';
 import { usesData } from '../gateway/sample-data.js';
 import { Drug } from './drug-shapes.js';
 import { refuseInvalidInput } from './invalid-input.js';
-import { ZipCode } from './input-schemas.js';
+import { YearQuery, ZipCode } from './input-schemas.js';
 import { yearOrCurrent } from './market-year.js';
 import { NearbyProvider } from './provider-shapes.js';
 import { originOf, PROVIDER_KINDS } from './providers.js';
@@ -56,12 +56,14 @@ export function registerCoverageRoutes(api: App, deps: PlansDeps): void {
   api.get(
     '/coverage/stats',
     {
+      attachValidation: true,
       schema: {
         tags,
         summary: "What the issuers' coverage files of the current market year hold",
         description:
           'Issuers, distinct drugs and providers, plan–provider and plan–drug pairs of the current ' +
-          'market year, and when they were last loaded (ISO 8601; empty when never).',
+          'market year (or of `year`), and when they were last loaded (ISO 8601; empty when never).',
+        querystring: YearQuery,
         response: {
           200: Type.Object({
             issuers: Type.Integer(),
@@ -76,7 +78,8 @@ export function registerCoverageRoutes(api: App, deps: PlansDeps): void {
       },
     },
     async (request) => {
-      const year = await yearOrCurrent(deps, undefined);
+      refuseInvalidInput(request, 'coverage stats', {});
+      const year = await yearOrCurrent(deps, request.query.year);
       usesData(request, ['mr-puf'], year);
       const stats = await deps.providers.stats(year);
       return {

@@ -81,6 +81,8 @@ export interface LoadOptions {
   sample: boolean;
   source: string;
   now: number;
+  /** A row whose key is already written is dropped instead of failing the load (files that repeat rows). */
+  ignoreDuplicates?: boolean;
 }
 
 /** The file names of two `source` lists (", "-separated), each once, in name order. */
@@ -108,10 +110,8 @@ export function createDatasetStore(db: Kysely<Database>) {
           const rows = buffers.get(table);
           if (!rows || rows.length === 0) return;
           buffers.set(table, []);
-          await trx
-            .insertInto(table)
-            .values(rows as never)
-            .execute();
+          const insert = trx.insertInto(table).values(rows as never);
+          await (options.ignoreDuplicates ? insert.onConflict((oc) => oc.doNothing()) : insert).execute();
         };
         let wiped = false;
         const writer: DatasetWriter = {

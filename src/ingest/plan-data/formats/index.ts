@@ -12,6 +12,8 @@ import { crosswalkFormat } from './crosswalk.js';
 import { qualityFormat } from './quality.js';
 import { networksFormat } from './networks.js';
 import { businessRulesFormat } from './business-rules.js';
+import { nppesFormat } from '../../nppes/format.js';
+import { nuccTaxonomyFormat } from '../../nucc-taxonomy/format.js';
 
 /** Every ingest kind, in the order a first full load would run them (geography before plans). */
 export const ingestFormats: IngestFormat[] = [
@@ -28,6 +30,8 @@ export const ingestFormats: IngestFormat[] = [
   qualityFormat,
   networksFormat,
   businessRulesFormat,
+  nuccTaxonomyFormat,
+  nppesFormat,
 ];
 
 export function findFormat(kind: string): IngestFormat | undefined {
