@@ -1,9 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { IngestFormat } from './plan-data/format.js';
-import { findFormat } from './plan-data/formats/index.js';
-import { runIngest, type IngestSummary } from './plan-data/run.js';
+import { ingestKind } from './kinds.js';
+import { ingestFormats } from './plan-data/formats/index.js';
+import type { IngestSummary } from './report.js';
+import { loadBundledZipPoints } from './zip-locations/bundled.js';
 import type { Storage } from '../storage/connect.js';
 import { createDbCounters } from '../storage/counters.js';
 import { PLAN_KINDS } from '../plans/market-years.js';
@@ -25,14 +26,25 @@ async function hasPlans(datasets: DatasetStore): Promise<boolean> {
 /**
  * Geography (and Texas's published Medicaid limits) the sample brings along only where none is loaded yet
  * (from real files, or by an earlier sample load that stopped half way): a national county list must not
- * give way to three counties, nor a national Medicaid table to one state's rows.
+ * give way to three counties, nor a national Medicaid table to one state's rows. The same holds for the
+ * one-vintage drug and provider lists (RxNorm, NUCC, NPPES).
  */
 const GEOGRAPHY = new Set(['counties', 'zip-county', 'rating-areas', 'medicaid']);
+const ONE_VINTAGE = new Set(['counties', 'zip-county', 'rxnorm', 'nucc-taxonomy', 'nppes', 'zip-locations']);
 
-function alreadyLoaded(datasets: DatasetInfo[], format: IngestFormat, year: number): boolean {
+function alreadyLoaded(datasets: DatasetInfo[], kind: string, year: number): boolean {
   // Geography of one vintage (counties, ZIPs) is one dataset whatever its year; rating areas are per year.
-  const same = (d: DatasetInfo) => d.kind === format.kind && (format.yearOptional || d.year === year);
-  return GEOGRAPHY.has(format.kind) && datasets.some(same);
+  const same = (d: DatasetInfo) => d.kind === kind && (ONE_VINTAGE.has(kind) || d.year === year);
+  return (GEOGRAPHY.has(kind) || ONE_VINTAGE.has(kind)) && datasets.some(same);
+}
+
+/**
+ * The `--year` a sample file is loaded with: tabular formats without a year column (rating areas) take the
+ * market year; lists of one vintage stay yearless; the issuers' files carry their own years.
+ */
+function yearOfLoad(kind: string, year: number): number | undefined {
+  const tabular = ingestFormats.find((f) => f.kind === kind);
+  return tabular && !tabular.yearOptional ? year : undefined;
 }
 
 export interface SampleMarketLoad {
@@ -48,19 +60,20 @@ async function load(storage: Storage, now: number, seed: number): Promise<Sample
   try {
     const summaries: IngestSummary[] = [];
     for (const file of await writeSampleMarket(dir, { year, seed })) {
-      const format = findFormat(file.kind);
-      if (!format) throw new Error(`sample market: no ingest format "${file.kind}"`);
-      if (alreadyLoaded(before, format, year)) continue;
+      if (alreadyLoaded(before, file.kind, year)) continue;
       summaries.push(
-        await runIngest(format, [file.path], datasets, {
-          // Formats without a year column (rating areas) take the market year; geography of one
-          // vintage stays yearless; the PUFs carry BusinessYear.
-          year: format.yearOptional ? undefined : year,
+        await ingestKind(file.kind, [file.path], datasets, {
+          // Formats without a year column (rating areas) take the market year; geography and lists of
+          // one vintage stay yearless; the PUFs and issuer files carry their own years.
+          year: yearOfLoad(file.kind, year),
           sample: true,
           now,
         }),
       );
     }
+    // Real ZIP points (not sample: the 2021 Census Gazetteer, bundled) for provider distances.
+    if (!alreadyLoaded(before, 'zip-locations', year))
+      summaries.push(await loadBundledZipPoints(datasets, now));
     return { year, summaries };
   } finally {
     await rm(dir, { recursive: true, force: true });

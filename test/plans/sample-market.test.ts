@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -32,7 +32,10 @@ after(() => {
 
 async function written(options: { year: number; seed?: number }): Promise<Map<string, string>> {
   const files = await writeSampleMarket(tempDir(), options);
-  return new Map(files.map((f) => [f.kind, readFileSync(f.path, 'utf8')]));
+  // RxNorm comes as a directory of RRF files: its RXNCONSO stands for it.
+  const text = (path: string) =>
+    readFileSync(statSync(path).isDirectory() ? join(path, 'RXNCONSO.RRF') : path, 'utf8');
+  return new Map(files.map((f) => [f.kind, text(f.path)]));
 }
 
 async function readAll(file: string): Promise<{ header: string[]; rows: Record<string, string>[] }> {
@@ -48,7 +51,19 @@ describe('the generator', () => {
     const again = await written({ year: YEAR, seed: 7 });
     assert.deepEqual(
       [...first.keys()],
-      ['counties', 'zip-county', 'rating-areas', 'plan-attributes', 'service-areas', 'rates', 'medicaid'],
+      [
+        'counties',
+        'zip-county',
+        'rating-areas',
+        'plan-attributes',
+        'service-areas',
+        'rates',
+        'medicaid',
+        'rxnorm',
+        'nucc-taxonomy',
+        'nppes',
+        'mr-puf',
+      ],
     );
     for (const [kind, text] of first) assert.equal(again.get(kind), text, kind);
 
@@ -162,7 +177,8 @@ describe('the generator', () => {
     assert.match(result.stdout, /plan-attributes\s+\d+ rows/);
     const expected = await written({ year: 2025, seed: 7 });
     const files = readdirSync(out).sort();
-    assert.equal(files.length, 7); // with Texas's published Medicaid limits of 2025
+    // With Texas's published Medicaid limits of 2025, and the RxNorm and MR-PUF directories.
+    assert.equal(files.length, 11);
     assert.equal(readFileSync(join(out, 'plan-attributes-puf.csv'), 'utf8'), expected.get('plan-attributes'));
     assert.equal(readFileSync(join(out, 'rate-puf.csv'), 'utf8'), expected.get('rates'));
   });
@@ -264,7 +280,20 @@ describe('loading the sample market', () => {
     assert.equal(summaries.year, new Date(running.clock.now()).getUTCFullYear());
     assert.deepEqual(
       summaries.summaries.map((s) => s.kind),
-      ['counties', 'zip-county', 'rating-areas', 'plan-attributes', 'service-areas', 'rates', 'medicaid'],
+      [
+        'counties',
+        'zip-county',
+        'rating-areas',
+        'plan-attributes',
+        'service-areas',
+        'rates',
+        'medicaid',
+        'rxnorm',
+        'nucc-taxonomy',
+        'nppes',
+        'mr-puf',
+        'zip-locations',
+      ],
     );
     for (const s of summaries.summaries) {
       assert.equal(s.rejectedCount, 0, `${s.kind}: ${JSON.stringify(s.rejected)}`);
@@ -327,22 +356,29 @@ describe('loading the sample market', () => {
     );
   });
 
-  test('/versions lists every dataset as sample, and its answer carries the sample header', async () => {
+  test('/versions lists every generated dataset as sample, and its answer carries the sample header', async () => {
     const answer = await versions();
     assert.equal(answer.status, 200);
     const kinds = answer.body.map((d) => d.kind).sort();
     assert.deepEqual(kinds, [
       'counties',
       'medicaid',
+      'mr-puf',
+      'nppes',
+      'nucc-taxonomy',
       'plan-attributes',
       'rates',
       'rating-areas',
+      'rxnorm',
       'service-areas',
       'zip-county',
+      'zip-locations',
     ]);
     for (const dataset of answer.body) {
-      assert.equal(dataset.sample, true, String(dataset.kind));
-      assert.match(String(dataset.name), /\(sample\)$/);
+      // The ZIP points are real (the Census 2021 Gazetteer, bundled), not sample.
+      const real = dataset.kind === 'zip-locations';
+      assert.equal(dataset.sample, !real, String(dataset.kind));
+      if (!real) assert.match(String(dataset.name), /\(sample\)$/);
     }
     assert.match(answer.headers.get(SAMPLE_HEADER) ?? '', /sample/);
   });
@@ -365,7 +401,7 @@ describe('two instances starting at once', () => {
       const results = await Promise.all([ensureSampleMarket(first, now), ensureSampleMarket(second, now)]);
       assert.equal(results.filter((r) => r !== undefined).length, 1, 'exactly one instance loads');
       const datasets = await createDatasetStore(first.db).listDatasets();
-      assert.equal(datasets.length, 7);
+      assert.equal(datasets.length, 12);
       const plans = await first.db
         .selectFrom('plans')
         .select((eb) => eb.fn.countAll().as('n'))

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SAMPLE_COUNTIES, SAMPLE_STATE, SAMPLE_STATE_FIPS, SAMPLE_ZIP_COUNTIES } from './geography.js';
+import { writeSampleCoverage } from './coverage-files.js';
 import { buildSampleMarket, ratesByAge, type SampleMarket } from './market.js';
 import { MEDICAID_COLUMNS, texasMedicaidRows } from './medicaid.js';
 import { planAttributesRow } from './plan-attributes-rows.js';
@@ -129,7 +130,8 @@ export interface SampleOptions {
 /**
  * Writes the sample market's files into `dir`, each in the layout of the public file it imitates
  * (Census county list, HUD ZIP→county crosswalk, county rating areas, and the CMS Plan Attributes,
- * Service Area and Rate PUFs, Medicaid/CHIP limits), and returns them in load order.
+ * Service Area and Rate PUFs, Medicaid/CHIP limits, and the drug, provider and coverage files: RxNorm
+ * RRF, NUCC taxonomy, NPPES, issuers' MR-PUF JSON), and returns them in load order.
  */
 export async function writeSampleMarket(dir: string, options: SampleOptions): Promise<SampleFile[]> {
   const market = buildSampleMarket(options.year, options.seed);
@@ -182,5 +184,6 @@ export async function writeSampleMarket(dir: string, options: SampleOptions): Pr
     await writeCsv(path, header, rows, bom);
     written.push({ kind, path, rows: rows.length });
   }
+  written.push(...(await writeSampleCoverage(dir, market)));
   return written;
 }
