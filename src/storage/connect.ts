@@ -79,6 +79,7 @@ function connectSqlite(path: string): Storage {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('cache_size = -131072');
   const db = new Kysely<Database>({
     dialect: new LockingSqliteDialect({ database: withStatementCache(sqlite) }),
   });

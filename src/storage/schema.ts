@@ -335,11 +335,6 @@ export interface ProvidersTable {
   gender: string | null;
   taxonomy: string;
   taxonomies: string;
-}
-
-export interface ProviderAddressesTable {
-  npi: string;
-  seq: number;
   street_1: string;
   street_2: string;
   city: string;
@@ -395,14 +390,15 @@ export interface NetworkProvidersTable {
   facility_types: string;
   accepting: string;
   addresses: string;
+  plan_ids: string;
+  network_tiers: string;
 }
 
-export interface PlanProvidersTable {
+export interface IssuerDrugsTable {
   year: number;
-  plan_id: string;
-  npi: string;
   issuer_id: string;
-  network_tiers: string;
+  rxcui: string;
+  plan_ids: string;
 }
 
 export interface Database {
@@ -438,11 +434,10 @@ export interface Database {
   drug_prefixes: DrugPrefixesTable;
   zip_locations: ZipLocationsTable;
   providers: ProvidersTable;
-  provider_addresses: ProviderAddressesTable;
   provider_terms: ProviderTermsTable;
   provider_taxonomies: ProviderTaxonomiesTable;
   coverage_plans: CoveragePlansTable;
   plan_drugs: PlanDrugsTable;
+  issuer_drugs: IssuerDrugsTable;
   network_providers: NetworkProvidersTable;
-  plan_providers: PlanProvidersTable;
 }

@@ -24,7 +24,7 @@ describe(
     const expectStored = async () => {
       assert.equal(await suite.count('coverage_plans', 2020), 3);
       assert.equal(await suite.count('plan_drugs', 2020), 5);
-      assert.equal(await suite.count('plan_providers', 2020), 5);
+      assert.equal(await suite.count('issuer_drugs', 2020), 2);
       assert.equal(await suite.count('network_providers', 2020), 3);
     };
 
@@ -46,13 +46,26 @@ describe(
           ['12345XX9876543', 'GENERIC', 1],
         ],
       );
-      const tiers = await db()
-        .selectFrom('plan_providers')
-        .select('network_tiers')
+      const vanNostrand = await db()
+        .selectFrom('network_providers')
+        .select(['plan_ids', 'network_tiers'])
         .where('npi', '=', '1234567893')
-        .where('plan_id', '=', '12345XX9876543')
         .executeTakeFirstOrThrow();
-      assert.deepEqual(JSON.parse(tiers.network_tiers), ['PREFERRED', 'NON-PREFERRED']);
+      assert.equal(vanNostrand.plan_ids, '12345XX9876543,12345XX9876542');
+      assert.deepEqual(JSON.parse(vanNostrand.network_tiers), {
+        '12345XX9876543': ['PREFERRED', 'NON-PREFERRED'],
+        '12345XX9876542': ['PREFERRED', 'NON-PREFERRED'],
+      });
+      const tylenol = await db()
+        .selectFrom('issuer_drugs')
+        .select('plan_ids')
+        .where('rxcui', '=', '209459')
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(tylenol.plan_ids.split(',').sort(), [
+        '12345XX9876541',
+        '12345XX9876542',
+        '12345XX9876543',
+      ]);
       const hospital = await db()
         .selectFrom('network_providers')
         .selectAll()

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { sql } from 'kysely';
 import { write } from '../../plans/store/datasets.js';
 import { IngestError } from '../report.js';
 import type { StreamFormat, StreamLoad } from '../streamed.js';
@@ -8,7 +9,7 @@ import { jsonArrayElements, JsonShapeError } from './json-array.js';
 import { drugRecord, planRecord, providerRecord, type PlanRecord } from './records.js';
 import { resolveSources, isUrl, type Source } from './sources.js';
 
-const TABLES = ['coverage_plans', 'plan_drugs', 'network_providers', 'plan_providers'] as const;
+const TABLES = ['coverage_plans', 'plan_drugs', 'issuer_drugs', 'network_providers'] as const;
 
 /** The plans of the load: each (plan, year) plans.json gives, with what the files list for it. */
 interface PlanYear {
@@ -148,24 +149,19 @@ async function loadIssuerFiles(inputs: string[], load: StreamLoad, fetching: Fet
         load.reject(source.name, position, `provider ${provider.npi}: ${refused}`);
         continue;
       }
-      const issuerYearsSeen = new Set<string>();
+      // One row per issuer and year: its plans that list the provider, and the tiers of each.
+      const rows = new Map<string, { year: number; issuer: string; plans: Record<string, string[]> }>();
       for (const { listed, tiers: names } of tiers.values()) {
         listed.providers += 1;
         const issuer = listed.plan.planId.slice(0, 5);
-        await load.writer.add(
-          write('plan_providers', {
-            year: listed.year,
-            plan_id: listed.plan.planId,
-            npi: provider.npi,
-            issuer_id: issuer,
-            network_tiers: JSON.stringify([...names]),
-          }),
-        );
-        if (issuerYearsSeen.has(`${listed.year}:${issuer}`)) continue;
-        issuerYearsSeen.add(`${listed.year}:${issuer}`);
+        const at = rows.get(`${listed.year}:${issuer}`) ?? { year: listed.year, issuer, plans: {} };
+        at.plans[listed.plan.planId] = [...names];
+        rows.set(`${listed.year}:${issuer}`, at);
+      }
+      for (const { year, issuer, plans: listedPlans } of rows.values()) {
         await load.writer.add(
           write('network_providers', {
-            year: listed.year,
+            year,
             issuer_id: issuer,
             npi: provider.npi,
             type: provider.type,
@@ -176,6 +172,8 @@ async function loadIssuerFiles(inputs: string[], load: StreamLoad, fetching: Fet
             facility_types: JSON.stringify(provider.facilityTypes),
             accepting: provider.accepting,
             addresses: JSON.stringify(provider.addresses),
+            plan_ids: Object.keys(listedPlans).join(','),
+            network_tiers: JSON.stringify(listedPlans),
           }),
         );
       }
@@ -187,6 +185,22 @@ async function loadIssuerFiles(inputs: string[], load: StreamLoad, fetching: Fet
       `${failed.length} file${failed.length > 1 ? 's' : ''} could not be read; nothing was stored:\n  ` +
         failed.join('\n  '),
     );
+  }
+  // Per issuer and drug, the plans listing it: what a coverage question reads.
+  await load.writer.flush();
+  for (const [year, issuers] of issuerYears) {
+    await load.writer.db
+      .insertInto('issuer_drugs')
+      .columns(['year', 'issuer_id', 'rxcui', 'plan_ids'])
+      .expression((eb) =>
+        eb
+          .selectFrom('plan_drugs')
+          .select(['year', 'issuer_id', 'rxcui', sql<string>`string_agg(plan_id, ',')`.as('plan_ids')])
+          .where('year', '=', year)
+          .where('issuer_id', 'in', [...issuers])
+          .groupBy(['year', 'issuer_id', 'rxcui']),
+      )
+      .execute();
   }
   const files = sources.map((s) => basename(s.name)).join(', ');
   for (const { plan, year, drugs, providers } of plans.values()) {

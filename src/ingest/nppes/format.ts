@@ -60,7 +60,6 @@ export const nppesFormat: IngestFormat = {
   summary: 'NPPES NPI registry full replacement CSV (npidata_pfile_…csv): the provider directory',
   owns: [
     { table: 'providers', scope: 'all' },
-    { table: 'provider_addresses', scope: 'all' },
     { table: 'provider_terms', scope: 'all' },
   ],
   yearOptional: true,
@@ -111,10 +110,6 @@ export const nppesFormat: IngestFormat = {
             gender: (gender && GENDERS[cells[gender]!.trim()]) || null,
             taxonomy: codes[0] ?? '',
             taxonomies: JSON.stringify([...new Set(codes)]),
-          }),
-          write('provider_addresses', {
-            npi,
-            seq: 1,
             street_1: cells[C.street1]!.trim(),
             street_2: cells[C.street2]?.trim() ?? '',
             city: cells[C.city]!.trim(),

@@ -88,6 +88,28 @@ export function createProviderService(store: ProviderStore, options: { radiusMil
     );
   }
 
+  /** Candidates as the API answers them: the provider, its address at the candidate's ZIP, the distance. */
+  async function present(chunk: { npi: string; zip: string; miles: number }[], year: number) {
+    if (chunk.length === 0) return [];
+    const [described, counties] = await Promise.all([
+      describe(
+        chunk.map((c) => c.npi),
+        year,
+      ),
+      store.countiesOfZips([...new Set(chunk.map((c) => c.zip))]),
+    ]);
+    return chunk.map(({ npi, zip, miles }): NearbyProvider => {
+      const { provider, addresses } = described.get(npi)!;
+      const address = addresses.find((a) => a.zipcode === zip) ?? addresses[0];
+      const fips = counties.get(zip);
+      return {
+        provider,
+        ...(address ? { address: { ...address, ...(fips ? { countyfips: fips } : {}) } } : {}),
+        distance: miles,
+      };
+    });
+  }
+
   return {
     origin,
     stats: (year: number) => store.coverageStats(year),
@@ -100,29 +122,22 @@ export function createProviderService(store: ProviderStore, options: { radiusMil
       const words = wordsOf(query.q);
       if (words.length === 0) return { providers: [], more: false };
       const found = await candidates(from.point, words, query.types);
-      const wanted = query.specialty?.toLowerCase();
-      const page: NearbyProvider[] = [];
       const end = query.offset + query.limit;
+      const wanted = query.specialty?.toLowerCase();
+      // Without a specialty every candidate matches: only the page's providers are read.
+      if (!wanted) {
+        return {
+          providers: await present(found.slice(query.offset, end), query.year),
+          more: found.length > end,
+        };
+      }
+      const page: NearbyProvider[] = [];
       let matched = 0;
       for (let start = 0; start < found.length && matched <= end; start += CHUNK) {
-        const chunk = found.slice(start, start + CHUNK);
-        const described = await describe(
-          chunk.map((c) => c.npi),
-          query.year,
-        );
-        const counties = await store.countiesOfZips([...new Set(chunk.map((c) => c.zip))]);
-        for (const { npi, zip, miles } of chunk) {
-          const { provider, addresses } = described.get(npi)!;
-          if (wanted && !provider.specialties.some((s) => s.toLowerCase().includes(wanted))) continue;
+        for (const hit of await present(found.slice(start, start + CHUNK), query.year)) {
+          if (!hit.provider.specialties.some((s) => s.toLowerCase().includes(wanted))) continue;
           matched += 1;
-          if (matched <= query.offset || matched > end) continue;
-          const address = addresses.find((a) => a.zipcode === zip) ?? addresses[0];
-          const fips = counties.get(zip);
-          page.push({
-            provider,
-            ...(address ? { address: { ...address, ...(fips ? { countyfips: fips } : {}) } } : {}),
-            distance: miles,
-          });
+          if (matched > query.offset && matched <= end) page.push(hit);
         }
       }
       return { providers: page, more: matched > end };
@@ -145,7 +160,7 @@ export function createProviderService(store: ProviderStore, options: { radiusMil
       const unknown = npis.filter((n) => !known.has(n));
       if (unknown.length > 0) return { unknown };
       const published = await store.plansWithNetworks(year, planIds);
-      const members = await store.networkMembers(year, [...published], npis);
+      const members = new Set(listings.flatMap((l) => l.planIds.map((planId) => `${planId}:${l.npi}`)));
       const zips = [...new Set(listings.flatMap((l) => l.addresses.map((a) => a.zipcode)))];
       const counties = await store.countiesOfZips(zips);
       return { coverage: providerCoverage(npis, planIds, { published, members, listings, counties }) };

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import { CompiledQuery, PostgresAdapter, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 
 /** Tables that hold plan-API data loaded by ingest commands. */
@@ -22,13 +22,12 @@ export type PlanDataTable =
   | 'drug_prefixes'
   | 'zip_locations'
   | 'providers'
-  | 'provider_addresses'
   | 'provider_terms'
   | 'provider_taxonomies'
   | 'coverage_plans'
   | 'plan_drugs'
-  | 'network_providers'
-  | 'plan_providers';
+  | 'issuer_drugs'
+  | 'network_providers';
 
 /** One row for one table, typed by the table. */
 export type Write = { [T in PlanDataTable]: { table: T; values: Insertable<Database[T]> } }[PlanDataTable];
@@ -69,6 +68,8 @@ export interface DatasetWriter {
   /** Deletes what the dataset owns for `year` (once per year per load) so the load replaces it. */
   startYear(year: number): Promise<void>;
   add(row: Write): Promise<void>;
+  /** Writes the rows buffered so far (before a statement of the format reads them back). */
+  flush(): Promise<void>;
 }
 
 // PostgreSQL allows 65,535 bound parameters per statement and SQLite 32,766: stay well under both.
@@ -83,6 +84,38 @@ export interface LoadOptions {
   now: number;
   /** A row whose key is already written is dropped instead of failing the load (files that repeat rows). */
   ignoreDuplicates?: boolean;
+}
+
+/**
+ * One multi-row insert, written out directly: a load inserts millions of rows, and building each batch
+ * as a query tree and compiling it cost as much as the database's own work. Every row of a table has the
+ * same columns (the format's `write` of that table), so the first row names them. Placeholders are `?`
+ * for SQLite, `$n` for PostgreSQL.
+ */
+function insertStatement(
+  table: string,
+  rows: Record<string, unknown>[],
+  numbered: boolean,
+  ignoreDuplicates: boolean,
+): CompiledQuery {
+  const columns = Object.keys(rows[0]!);
+  const parameters: unknown[] = [];
+  const tuples: string[] = [];
+  for (const row of rows) {
+    const marks: string[] = [];
+    for (const column of columns) {
+      const value = row[column];
+      parameters.push(value === undefined ? null : value);
+      marks.push(numbered ? `$${parameters.length}` : '?');
+    }
+    tuples.push(`(${marks.join(',')})`);
+  }
+  const names = columns.map((c) => `"${c}"`).join(',');
+  const conflict = ignoreDuplicates ? ' on conflict do nothing' : '';
+  return CompiledQuery.raw(
+    `insert into "${table}" (${names}) values ${tuples.join(',')}${conflict}`,
+    parameters,
+  );
 }
 
 /** The file names of two `source` lists (", "-separated), each once, in name order. */
@@ -103,6 +136,7 @@ export function createDatasetStore(db: Kysely<Database>) {
     ): Promise<Map<number, number>> {
       // Wall time, not `options.now` (a test clock may stand still): the load's own duration.
       const started = performance.now();
+      const numbered = db.getExecutor().adapter instanceof PostgresAdapter;
       return db.transaction().execute(async (trx) => {
         const counts = new Map<number, number>();
         const buffers = new Map<PlanDataTable, Record<string, unknown>[]>();
@@ -110,8 +144,7 @@ export function createDatasetStore(db: Kysely<Database>) {
           const rows = buffers.get(table);
           if (!rows || rows.length === 0) return;
           buffers.set(table, []);
-          const insert = trx.insertInto(table).values(rows as never);
-          await (options.ignoreDuplicates ? insert.onConflict((oc) => oc.doNothing()) : insert).execute();
+          await trx.executeQuery(insertStatement(table, rows, numbered, options.ignoreDuplicates ?? false));
         };
         let wiped = false;
         const writer: DatasetWriter = {
@@ -140,6 +173,9 @@ export function createDatasetStore(db: Kysely<Database>) {
             const columns = Object.keys(row.values).length;
             if (rows.length >= Math.min(MAX_BATCH, Math.floor(MAX_PARAMETERS / columns)))
               await flush(row.table);
+          },
+          async flush() {
+            for (const table of buffers.keys()) await flush(table);
           },
         };
         await work(writer);

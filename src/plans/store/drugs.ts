@@ -85,24 +85,33 @@ export function createDrugStore(db: Kysely<Database>) {
       return rows.map((r) => ({ planId: r.plan_id, drugs: Number(r.drugs) }));
     },
 
-    /** The (plan, rxcui) pairs of `planIds` × `rxcuis` that the plans' formularies list. */
+    /**
+     * The (plan, rxcui) pairs of `planIds` × `rxcuis` that the plans' formularies list: one row per issuer
+     * and drug (the issuer's plans that list it), however many plans are asked.
+     */
     async listedDrugs(year: number, planIds: string[], rxcuis: string[]): Promise<Set<string>> {
       if (planIds.length === 0 || rxcuis.length === 0) return new Set();
+      const asked = new Set(planIds);
       const rows = await db
-        .selectFrom('plan_drugs')
-        .select(['plan_id', 'rxcui'])
+        .selectFrom('issuer_drugs')
+        .select(['rxcui', 'plan_ids'])
         .where('year', '=', year)
-        .where('plan_id', 'in', planIds)
+        .where('issuer_id', 'in', [...new Set(planIds.map((id) => id.slice(0, 5)))])
         .where('rxcui', 'in', rxcuis)
         .execute();
-      return new Set(rows.map((r) => `${r.plan_id}:${r.rxcui}`));
+      const listed = new Set<string>();
+      for (const row of rows) {
+        for (const planId of row.plan_ids.split(','))
+          if (asked.has(planId)) listed.add(`${planId}:${row.rxcui}`);
+      }
+      return listed;
     },
 
     /** Which of `rxcuis` any formulary of `year` lists (an RxCUI RxNorm does not know may still be one). */
     async formularyRxcuis(year: number, rxcuis: string[]): Promise<Set<string>> {
       if (rxcuis.length === 0) return new Set();
       const rows = await db
-        .selectFrom('plan_drugs')
+        .selectFrom('issuer_drugs')
         .select('rxcui')
         .distinct()
         .where('year', '=', year)

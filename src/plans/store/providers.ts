@@ -44,6 +44,8 @@ export interface NetworkListing {
   facilityTypes: string[];
   accepting: string;
   addresses: ProviderAddress[];
+  /** The issuer's plans whose network lists the provider. */
+  planIds: string[];
 }
 
 const parseList = (json: string) => JSON.parse(json) as string[];
@@ -103,25 +105,16 @@ export function createProviderStore(db: Kysely<Database>) {
 
     async findProviders(npis: string[]): Promise<DirectoryProvider[]> {
       if (npis.length === 0) return [];
-      const [rows, addresses] = await Promise.all([
-        db.selectFrom('providers').selectAll().where('npi', 'in', npis).execute(),
-        db.selectFrom('provider_addresses').selectAll().where('npi', 'in', npis).orderBy('seq').execute(),
-      ]);
+      const rows = await db.selectFrom('providers').selectAll().where('npi', 'in', npis).execute();
       return rows.map((r) => ({
         npi: r.npi,
         type: r.type,
         name: r.name,
         gender: r.gender,
         taxonomies: parseList(r.taxonomies),
-        addresses: addresses
-          .filter((a) => a.npi === r.npi)
-          .map((a) => ({
-            street_1: a.street_1,
-            street_2: a.street_2,
-            city: a.city,
-            state: a.state,
-            zipcode: a.zip,
-          })),
+        addresses: [
+          { street_1: r.street_1, street_2: r.street_2, city: r.city, state: r.state, zipcode: r.zip },
+        ],
       }));
     },
 
@@ -156,6 +149,7 @@ export function createProviderStore(db: Kysely<Database>) {
         facilityTypes: parseList(r.facility_types),
         accepting: r.accepting,
         addresses: JSON.parse(r.addresses) as ProviderAddress[],
+        planIds: r.plan_ids === '' ? [] : r.plan_ids.split(','),
       }));
     },
 
@@ -170,19 +164,6 @@ export function createProviderStore(db: Kysely<Database>) {
         .where('providers', '>', 0)
         .execute();
       return new Set(rows.map((r) => r.plan_id));
-    },
-
-    /** The (plan, npi) pairs of `planIds` × `npis` in the plans' networks. */
-    async networkMembers(year: number, planIds: string[], npis: string[]): Promise<Set<string>> {
-      if (planIds.length === 0 || npis.length === 0) return new Set();
-      const rows = await db
-        .selectFrom('plan_providers')
-        .select(['plan_id', 'npi'])
-        .where('year', '=', year)
-        .where('plan_id', 'in', planIds)
-        .where('npi', 'in', npis)
-        .execute();
-      return new Set(rows.map((r) => `${r.plan_id}:${r.npi}`));
     },
 
     /** The county of each ZIP (the one holding most of its residents, HUD crosswalk). */
@@ -230,8 +211,8 @@ export function createProviderStore(db: Kysely<Database>) {
         ),
         count(
           db
-            .selectFrom('plan_providers')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .selectFrom('coverage_plans')
+            .select((eb) => eb.fn.sum<number>('providers').as('n'))
             .where('year', '=', year)
             .executeTakeFirst(),
         ),
