@@ -173,7 +173,7 @@ async function runOn(
       }));
       const plans = issuer.planIds.join(',');
       const covered = Array.from({ length: 50 }, (_, i) => ({
-        path: `/api/v1/drugs/covered?drugs=${formularyDrugs.slice(i * 10, i * 10 + 10).join(',')}&planids=${plans}&year=${year}&apikey=${KEY}`,
+        path: `/api/v1/drugs/covered?drugs=${Array.from({ length: 10 }, (_, k) => formularyDrugs[(i * 10 + k) % formularyDrugs.length]).join(",")}&planids=${plans}&year=${year}&apikey=${KEY}`,
         check: (body: string) => body.startsWith('{"coverage":['),
       }));
       const sample = buildSampleMarket(year);

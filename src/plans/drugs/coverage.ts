@@ -12,8 +12,8 @@ export interface DrugCoverage {
 export interface FormularyFacts {
   /** Plans whose issuer published a formulary for the year (a plan absent here has no data). */
   published: Set<string>;
-  /** `plan:rxcui` pairs the formularies list. */
-  listed: Set<string>;
+  /** For each drug, the plans whose formularies list it. */
+  listed: Map<string, Set<string>>;
   /** A brand's generic, for the drugs asked that have one. */
   genericOf: Map<string, string>;
 }
@@ -25,12 +25,15 @@ export interface FormularyFacts {
  */
 export function drugCoverage(rxcuis: string[], planIds: string[], facts: FormularyFacts): DrugCoverage[] {
   const answers: DrugCoverage[] = [];
+  const none = new Set<string>();
   for (const rxcui of rxcuis) {
     const generic = facts.genericOf.get(rxcui);
+    const listing = facts.listed.get(rxcui) ?? none;
+    const genericListing = (generic !== undefined && facts.listed.get(generic)) || none;
     for (const plan_id of planIds) {
       if (!facts.published.has(plan_id)) answers.push({ rxcui, plan_id, coverage: 'DataNotProvided' });
-      else if (facts.listed.has(`${plan_id}:${rxcui}`)) answers.push({ rxcui, plan_id, coverage: 'Covered' });
-      else if (generic !== undefined && facts.listed.has(`${plan_id}:${generic}`))
+      else if (listing.has(plan_id)) answers.push({ rxcui, plan_id, coverage: 'Covered' });
+      else if (genericListing.has(plan_id))
         answers.push({ rxcui, plan_id, coverage: 'GenericCovered', generic_rxcui: generic });
       else answers.push({ rxcui, plan_id, coverage: 'NotCovered' });
     }

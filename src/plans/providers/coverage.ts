@@ -15,8 +15,8 @@ export interface ProviderCoverage {
 export interface NetworkFacts {
   /** Plans whose issuer published a provider network for the year. */
   published: Set<string>;
-  /** `plan:npi` pairs of the plans' networks. */
-  members: Set<string>;
+  /** For each provider, the plans whose networks list it. */
+  members: Map<string, Set<string>>;
   listings: NetworkListing[];
   /** County of each listed address's ZIP. */
   counties: Map<string, string>;
@@ -35,7 +35,7 @@ export function providerCoverage(npis: string[], planIds: string[], facts: Netwo
       const accepting = acceptingOf(listing);
       if (!facts.published.has(plan_id)) {
         answers.push({ npi, plan_id, coverage: 'DataNotProvided', addresses: [], accepting });
-      } else if (!facts.members.has(`${plan_id}:${npi}`)) {
+      } else if (!facts.members.get(npi)?.has(plan_id)) {
         answers.push({ npi, plan_id, coverage: 'NotCovered', addresses: [], accepting });
       } else {
         const addresses = listing.flatMap((l) =>

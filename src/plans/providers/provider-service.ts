@@ -160,7 +160,12 @@ export function createProviderService(store: ProviderStore, options: { radiusMil
       const unknown = npis.filter((n) => !known.has(n));
       if (unknown.length > 0) return { unknown };
       const published = await store.plansWithNetworks(year, planIds);
-      const members = new Set(listings.flatMap((l) => l.planIds.map((planId) => `${planId}:${l.npi}`)));
+      const members = new Map<string, Set<string>>();
+      for (const listing of listings) {
+        const plans = members.get(listing.npi) ?? new Set<string>();
+        for (const planId of listing.planIds) plans.add(planId);
+        members.set(listing.npi, plans);
+      }
       const zips = [...new Set(listings.flatMap((l) => l.addresses.map((a) => a.zipcode)))];
       const counties = await store.countiesOfZips(zips);
       return { coverage: providerCoverage(npis, planIds, { published, members, listings, counties }) };

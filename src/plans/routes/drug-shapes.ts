@@ -15,15 +15,15 @@ export const Drug = Type.Object({
   rxnorm_dose_form: Type.Optional(Type.String({ description: 'RxNorm dose form (has_dose_form)' })),
 });
 
-export const Coverage = Type.Union(
-  [
-    Type.Literal('Covered'),
-    Type.Literal('NotCovered'),
-    Type.Literal('DataNotProvided'),
-    Type.Literal('GenericCovered'),
-  ],
-  { description: 'DataNotProvided: the issuer published no data for the plan (unknown, not "not covered")' },
-);
+/**
+ * A string enum, not a union of literals: the answer serialiser checks each branch of a union per value,
+ * and a coverage answer holds a thousand of them.
+ */
+export const Coverage = Type.Unsafe<'Covered' | 'NotCovered' | 'DataNotProvided' | 'GenericCovered'>({
+  type: 'string',
+  enum: ['Covered', 'NotCovered', 'DataNotProvided', 'GenericCovered'],
+  description: 'DataNotProvided: the issuer published no data for the plan (unknown, not "not covered")',
+});
 
 export const DrugCoverage = Type.Object({
   rxcui: RxCui,

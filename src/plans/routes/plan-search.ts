@@ -5,8 +5,8 @@ import { planError } from '../errors.js';
 import type { CsrOverride } from '../eligibility/csr.js';
 import type { CountyMarket } from '../market/county-market.js';
 import { centsToDollars } from '../pricing/money.js';
-import { perObject } from '../../shared/memo.js';
-import { coverageFilter, type CoverageFilter } from '../search/coverage-filter.js';
+import { perObject, perObjectAsync } from '../../shared/memo.js';
+import { coverageFilter, type CoverageFilter, type UnknownIds } from '../search/coverage-filter.js';
 import { CreditPricer, priceAll, termsOfAll, type PricedPlan } from '../search/pricing.js';
 import { premiumFields, searchAnswer, searchPlanJson } from '../search/render.js';
 import {
@@ -88,15 +88,33 @@ function matchingRows(context: PricedContext, body: PlanSearchInput, coverage?: 
   );
 }
 
+/** Coverage answers per county market and question (bounded: a question is a list of ids, not a household). */
+const coverageCache = perObjectAsync<CountyMarket, string, CoverageFilter | UnknownIds | undefined>(256);
+/** The datasets a coverage answer comes from. */
+const COVERAGE_KINDS = new Set(['rxnorm', 'mr-puf', 'nppes']);
+
 /** The coverage of `filter.drugs` / `filter.providers` by the market's plans; 1014 / 1013 for unknown ids. */
 async function coverageOf(
   deps: PlansDeps,
   context: PricedContext,
   body: PlanSearchInput,
 ): Promise<CoverageFilter | undefined> {
-  const asked = { drugs: body.filter?.drugs, providers: body.filter?.providers };
-  const planIds = context.market.plans.map((p) => p.id);
-  const found = await coverageFilter(deps, context.year, asked, planIds);
+  const drugs = [...new Set(body.filter?.drugs ?? [])].sort();
+  const providers = [...new Set(body.filter?.providers ?? [])].sort();
+  if (drugs.length === 0 && providers.length === 0) return undefined;
+  // The same question of the same market is answered once while the data it comes from stays.
+  const version = (await deps.samples.datasets())
+    .filter((d) => COVERAGE_KINDS.has(d.kind))
+    .map((d) => `${d.kind}:${d.year}:${d.loadedAt}`)
+    .join(',');
+  const found = await coverageCache(context.market, `${context.year}|${version}|${drugs}|${providers}`, () =>
+    coverageFilter(
+      deps,
+      context.year,
+      { drugs, providers },
+      context.market.plans.map((p) => p.id),
+    ),
+  );
   if (found && 'unknown' in found) {
     const ids = found.ids.join(', ');
     throw found.unknown === 'drugs'

@@ -3,15 +3,12 @@ import { Coverage } from './drug-shapes.js';
 
 /** Provider answers, as the CMS document defines them (definitions/Provider, NearbyProvider, …). */
 
-const Accepting = Type.Union(
-  [
-    Type.Literal('accepting'),
-    Type.Literal('not accepting'),
-    Type.Literal('accepting in some locations'),
-    Type.Literal('unknown'),
-  ],
-  { description: "from the issuers' files; unknown when none says" },
-);
+/** String enums (see `Coverage`). */
+const Accepting = Type.Unsafe<'accepting' | 'not accepting' | 'accepting in some locations' | 'unknown'>({
+  type: 'string',
+  enum: ['accepting', 'not accepting', 'accepting in some locations', 'unknown'],
+  description: "from the issuers' files; unknown when none says",
+});
 
 export const Provider = Type.Object({
   name: Type.String(),
@@ -19,7 +16,7 @@ export const Provider = Type.Object({
   specialties: Type.Array(Type.String(), {
     description: "NUCC names of the NPPES taxonomies, and the issuers' own specialties",
   }),
-  type: Type.Union([Type.Literal('Individual'), Type.Literal('Facility')]),
+  type: Type.Unsafe<'Individual' | 'Facility'>({ type: 'string', enum: ['Individual', 'Facility'] }),
   accepting: Accepting,
   npi: Type.String({ pattern: '^[0-9]{10}$' }),
   languages: Type.Array(Type.String()),

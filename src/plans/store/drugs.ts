@@ -86,12 +86,12 @@ export function createDrugStore(db: Kysely<Database>) {
     },
 
     /**
-     * The (plan, rxcui) pairs of `planIds` × `rxcuis` that the plans' formularies list: one row per issuer
-     * and drug (the issuer's plans that list it), however many plans are asked.
+     * For each of `rxcuis`, the plans of the issuers of `planIds` whose formularies list it: one row per
+     * issuer and drug (the issuer's plans that list it), however many plans are asked.
      */
-    async listedDrugs(year: number, planIds: string[], rxcuis: string[]): Promise<Set<string>> {
-      if (planIds.length === 0 || rxcuis.length === 0) return new Set();
-      const asked = new Set(planIds);
+    async listedDrugs(year: number, planIds: string[], rxcuis: string[]): Promise<Map<string, Set<string>>> {
+      const listed = new Map<string, Set<string>>();
+      if (planIds.length === 0 || rxcuis.length === 0) return listed;
       const rows = await db
         .selectFrom('issuer_drugs')
         .select(['rxcui', 'plan_ids'])
@@ -99,10 +99,10 @@ export function createDrugStore(db: Kysely<Database>) {
         .where('issuer_id', 'in', [...new Set(planIds.map((id) => id.slice(0, 5)))])
         .where('rxcui', 'in', rxcuis)
         .execute();
-      const listed = new Set<string>();
       for (const row of rows) {
-        for (const planId of row.plan_ids.split(','))
-          if (asked.has(planId)) listed.add(`${planId}:${row.rxcui}`);
+        let plans = listed.get(row.rxcui);
+        if (!plans) listed.set(row.rxcui, (plans = new Set()));
+        for (const planId of row.plan_ids.split(',')) plans.add(planId);
       }
       return listed;
     },
