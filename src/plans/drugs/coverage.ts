@@ -40,3 +40,27 @@ export function drugCoverage(rxcuis: string[], planIds: string[], facts: Formula
   }
   return answers;
 }
+
+/** `drugCoverage` as the JSON text of `{"coverage":[…]}`: ids are digits and capitals, nothing to escape. */
+export function drugCoverageJson(rxcuis: string[], planIds: string[], facts: FormularyFacts): string {
+  const parts: string[] = [];
+  const none = new Set<string>();
+  for (const rxcui of rxcuis) {
+    const generic = facts.genericOf.get(rxcui);
+    const listing = facts.listed.get(rxcui) ?? none;
+    const genericListing = (generic !== undefined && facts.listed.get(generic)) || none;
+    const head = `{"rxcui":"${rxcui}","plan_id":"`;
+    const viaGeneric = `","coverage":"GenericCovered","generic_rxcui":"${generic}"}`;
+    for (const planId of planIds) {
+      const tail = !facts.published.has(planId)
+        ? '","coverage":"DataNotProvided"}'
+        : listing.has(planId)
+          ? '","coverage":"Covered"}'
+          : genericListing.has(planId)
+            ? viaGeneric
+            : '","coverage":"NotCovered"}';
+      parts.push(head + planId + tail);
+    }
+  }
+  return `{"coverage":[${parts.join(',')}]}`;
+}

@@ -10,7 +10,8 @@ import { YearQuery } from './input-schemas.js';
 import { yearOrCurrent } from './market-year.js';
 import { nextAndPrev, Paging, PagingLinks } from './paging.js';
 import { errorResponses } from './schemas.js';
-import type { DrugCoverage as DrugCoverageEntry } from '../drugs/coverage.js';
+import { drugCoverageJson } from '../drugs/coverage.js';
+import { coverageVersion } from './coverage-version.js';
 
 const tags = ['drugs'];
 /** Drugs a typeahead offers at a time. */
@@ -23,16 +24,6 @@ const Query = (minLength: number) =>
     maxLength: 200,
     description: `drug name or its start (at least ${minLength} characters)`,
   });
-
-/** `{"coverage":[…]}` as JSON text; every value is an id of digits and capitals or an enum word. */
-export function coverageJson(entries: DrugCoverageEntry[]): string {
-  const parts = entries.map(
-    (c) =>
-      `{"rxcui":"${c.rxcui}","plan_id":"${c.plan_id}","coverage":"${c.coverage}"` +
-      (c.generic_rxcui === undefined ? '}' : `,"generic_rxcui":"${c.generic_rxcui}"}`),
-  );
-  return `{"coverage":[${parts.join(',')}]}`;
-}
 
 /** Drug names, typeahead and coverage by plan formularies. */
 export function registerDrugRoutes(api: App, deps: PlansDeps): void {
@@ -116,7 +107,8 @@ export function registerDrugRoutes(api: App, deps: PlansDeps): void {
       const planIds = parseIdList('drugs covered', PLAN_IDS, request.query.planids);
       const year = await yearOrCurrent(deps, request.query.year);
       usesData(request, ['rxnorm', 'mr-puf'], year);
-      const answer = await deps.drugs.covered(year, rxcuis, planIds);
+      const version = await coverageVersion(deps);
+      const answer = await deps.drugs.coverageFacts(year, rxcuis, planIds, version);
       if ('unknown' in answer) {
         throw planError(
           1014,
@@ -126,7 +118,7 @@ export function registerDrugRoutes(api: App, deps: PlansDeps): void {
       // A thousand small objects: written out directly (ids are digits and HIOS ids, nothing to escape).
       return reply
         .type('application/json; charset=utf-8')
-        .send(coverageJson(answer.coverage) as unknown as { coverage: [] });
+        .send(drugCoverageJson(rxcuis, planIds, answer) as unknown as { coverage: [] });
     },
   );
 }

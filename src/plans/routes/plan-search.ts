@@ -31,6 +31,7 @@ import { refuseInvalidInput } from './invalid-input.js';
 import { PricedPlan as PricedPlanShape, RateArea, SearchPlan } from './plan-shape.js';
 import { pricedContext, type PricedContext } from './priced.js';
 import { errorResponses } from './schemas.js';
+import { coverageVersion } from './coverage-version.js';
 
 const DEFAULT_PAGE = 10;
 
@@ -90,8 +91,6 @@ function matchingRows(context: PricedContext, body: PlanSearchInput, coverage?: 
 
 /** Coverage answers per county market and question (bounded: a question is a list of ids, not a household). */
 const coverageCache = perObjectAsync<CountyMarket, string, CoverageFilter | UnknownIds | undefined>(256);
-/** The datasets a coverage answer comes from. */
-const COVERAGE_KINDS = new Set(['rxnorm', 'mr-puf', 'nppes']);
 
 /** The coverage of `filter.drugs` / `filter.providers` by the market's plans; 1014 / 1013 for unknown ids. */
 async function coverageOf(
@@ -103,16 +102,14 @@ async function coverageOf(
   const providers = [...new Set(body.filter?.providers ?? [])].sort();
   if (drugs.length === 0 && providers.length === 0) return undefined;
   // The same question of the same market is answered once while the data it comes from stays.
-  const version = (await deps.samples.datasets())
-    .filter((d) => COVERAGE_KINDS.has(d.kind))
-    .map((d) => `${d.kind}:${d.year}:${d.loadedAt}`)
-    .join(',');
+  const version = await coverageVersion(deps);
   const found = await coverageCache(context.market, `${context.year}|${version}|${drugs}|${providers}`, () =>
     coverageFilter(
       deps,
       context.year,
       { drugs, providers },
       context.market.plans.map((p) => p.id),
+      version,
     ),
   );
   if (found && 'unknown' in found) {

@@ -30,6 +30,7 @@ export async function coverageFilter(
   year: number,
   asked: { drugs?: string[]; providers?: string[] },
   planIds: string[],
+  version = '',
 ): Promise<CoverageFilter | UnknownIds | undefined> {
   const drugs = [...new Set(asked.drugs ?? [])];
   const npis = [...new Set(asked.providers ?? [])];
@@ -37,7 +38,7 @@ export async function coverageFilter(
   let drugAnswers: DrugCoverage[] = [];
   let providerAnswers: ProviderCoverage[] = [];
   if (drugs.length > 0) {
-    const answer = await services.drugs.covered(year, drugs, planIds);
+    const answer = await services.drugs.covered(year, drugs, planIds, version);
     if ('unknown' in answer) return { unknown: 'drugs', ids: answer.unknown };
     drugAnswers = answer.coverage;
   }

@@ -14,12 +14,6 @@ export interface DrugRecord {
   genericRxcui: string | null;
 }
 
-/** What one plan's issuer published for it: how many drugs its formulary lists (0: none). */
-export interface PlanFormulary {
-  planId: string;
-  drugs: number;
-}
-
 function toDrug(row: Database['drugs']): DrugRecord {
   return {
     rxcui: row.rxcui,
@@ -73,38 +67,35 @@ export function createDrugStore(db: Kysely<Database>) {
       return rows.map(toDrug);
     },
 
-    /** The plans of `planIds` whose issuer published coverage files for `year`. */
-    async findFormularies(year: number, planIds: string[]): Promise<PlanFormulary[]> {
-      if (planIds.length === 0) return [];
+    /** Every plan of `year` whose issuer's formulary lists at least one drug for it. */
+    async publishedFormularies(year: number): Promise<Set<string>> {
       const rows = await db
         .selectFrom('coverage_plans')
-        .select(['plan_id', 'drugs'])
+        .select('plan_id')
         .where('year', '=', year)
-        .where('plan_id', 'in', planIds)
+        .where('drugs', '>', 0)
         .execute();
-      return rows.map((r) => ({ planId: r.plan_id, drugs: Number(r.drugs) }));
+      return new Set(rows.map((r) => r.plan_id));
     },
 
     /**
-     * For each of `rxcuis`, the plans of the issuers of `planIds` whose formularies list it: one row per
-     * issuer and drug (the issuer's plans that list it), however many plans are asked.
+     * For each issuer and each of `rxcuis` that its formulary lists: the issuer's plans that list it (one
+     * row per issuer and drug, however many plans are asked).
      */
-    async listedDrugs(year: number, planIds: string[], rxcuis: string[]): Promise<Map<string, Set<string>>> {
-      const listed = new Map<string, Set<string>>();
-      if (planIds.length === 0 || rxcuis.length === 0) return listed;
+    async issuerListings(
+      year: number,
+      issuerIds: string[],
+      rxcuis: string[],
+    ): Promise<{ issuerId: string; rxcui: string; planIds: string[] }[]> {
+      if (issuerIds.length === 0 || rxcuis.length === 0) return [];
       const rows = await db
         .selectFrom('issuer_drugs')
-        .select(['rxcui', 'plan_ids'])
+        .select(['issuer_id', 'rxcui', 'plan_ids'])
         .where('year', '=', year)
-        .where('issuer_id', 'in', [...new Set(planIds.map((id) => id.slice(0, 5)))])
+        .where('issuer_id', 'in', issuerIds)
         .where('rxcui', 'in', rxcuis)
         .execute();
-      for (const row of rows) {
-        let plans = listed.get(row.rxcui);
-        if (!plans) listed.set(row.rxcui, (plans = new Set()));
-        for (const planId of row.plan_ids.split(',')) plans.add(planId);
-      }
-      return listed;
+      return rows.map((r) => ({ issuerId: r.issuer_id, rxcui: r.rxcui, planIds: r.plan_ids.split(',') }));
     },
 
     /** Which of `rxcuis` any formulary of `year` lists (an RxCUI RxNorm does not know may still be one). */
