@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, describe, test } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { ingest, skipWithoutSharedData } from '../helpers/shared-data.js';
+import { ingest, sharedData, skipWithoutSharedData } from '../helpers/shared-data.js';
+import { nppesCsv, nuccCsv } from '../helpers/npi-fixture.js';
+import { writeBundledGazetteer } from '../../src/ingest/zip-locations/bundled.js';
 import { writeRxnormFiles } from '../helpers/rxnorm-fixture.js';
 import { REAL, SANDBOX_KEY, filesOf, loadFictionalPlan, planApiSuite } from './plan-api.js';
 
@@ -291,6 +293,16 @@ const CALLS: [request: string, schema: string][] = [
   ['/drugs/search?q=acetaminophen&limit=2&offset=2', '/drugs/search'],
   ['/drugs/covered?drugs=198440,209459&planids=11718TX0140020&year=2025', '/drugs/covered'],
   ['/coverage/stats', '/coverage/stats'],
+  ['/coverage/stats?year=2020', '/coverage/stats'],
+  ['/providers/search?q=steinberg&zipcode=10029', '/providers/search'],
+  ['/providers/search?q=vascular&zipcode=30338&type=Facility&limit=1', '/providers/search'],
+  ['/providers/autocomplete?q=stein&zipcode=10029&type=Individual', '/providers/autocomplete'],
+  ['/coverage/search?q=steinberg&zipcode=10029', '/coverage/search'],
+  [
+    '/providers/covered?providerids=1234567893,1234567891&planids=12345XX9876543,12345XX9876541&year=2020',
+    '/providers/covered',
+  ],
+  ['/drugs/covered?drugs=209459,248656&planids=12345XX9876543,12345XX9876541&year=2020', '/drugs/covered'],
   // Every error code the lookups give.
   ['/counties/48999', 'ApplicationError404'],
   ['/states/NP', 'ApplicationError404'],
@@ -308,6 +320,8 @@ const CALLS: [request: string, schema: string][] = [
   ['/drugs/covered?drugs=198440&planids=11718TX014', 'ApplicationError400'],
   ['/drugs/covered?drugs=99999999&planids=11718TX0140020', 'ApplicationError404'],
   ['/providers/covered?providerids=1234567890&planids=11718TX0140020', 'ApplicationError404'],
+  ['/providers/search?q=st&zipcode=10029', 'ApplicationError400'],
+  ['/providers/search?q=steinberg&zipcode=00001', 'ApplicationError400'],
 ];
 
 /** Priced requests (Idaho 2014, real QHP Landscape premiums), and the CMS schema of each answer. */
@@ -396,11 +410,16 @@ describe(
     const answers: { request: string; schema: string; body: unknown }[] = [];
 
     before(async () => {
-      await ingest(
-        api.running.service.storage,
-        'rxnorm',
-        writeRxnormFiles(mkdtempSync(join(tmpdir(), 'rx-'))),
-      );
+      const storage = api.running.service.storage;
+      const dir = mkdtempSync(join(tmpdir(), 'contract-coverage-'));
+      await ingest(storage, 'rxnorm', writeRxnormFiles(dir));
+      // Real NPI Registry records in the NPPES layout, the Census 2021 ZCTA points, the CMS MR-PUF examples.
+      writeFileSync(join(dir, 'npidata.csv'), nppesCsv());
+      writeFileSync(join(dir, 'nucc.csv'), nuccCsv());
+      await ingest(storage, 'zip-locations', [await writeBundledGazetteer(dir)]);
+      await ingest(storage, 'nppes', [join(dir, 'npidata.csv')]);
+      await ingest(storage, 'nucc-taxonomy', [join(dir, 'nucc.csv')]);
+      await ingest(storage, 'mr-puf', [sharedData('mr_puf_examples/cms-data-index.json')]);
       // No QRS, Crosswalk or Benefits PUF in ../shared/data: rows in their layouts, fictional issuer 99999.
       await loadFictionalPlan(api);
       const rating = (plan: string, value: string) => ({
@@ -437,7 +456,11 @@ describe(
       for (const [request, schema] of CALLS) {
         const response = await api.get(request);
         const expectError = !schema.startsWith('/');
-        assert.equal(response.ok, !expectError, `${request}: ${response.status}`);
+        assert.equal(
+          response.ok,
+          !expectError,
+          `${request}: ${response.status} ${await response.clone().text()}`,
+        );
         answers.push({ request, schema, body: await response.json() });
       }
       for (const [path, body, schema] of POSTS) {
