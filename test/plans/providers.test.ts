@@ -163,6 +163,12 @@ describe(
         message: 'invalid providers covered request',
         error: 'providerids: "123" is not one of NPIs (10 digits), comma-joined',
       });
+      await assertPlanError(await api.get('/coverage/search?q=st&zipcode=10029'), {
+        code: '1003',
+        status: '400',
+        message: 'invalid coverage search request',
+        error: 'q: at least 3 characters are required',
+      });
       await assertPlanError(await api.get('/providers/search?q=steinberg&zipcode=00001'), {
         code: '1003',
         status: '400',

@@ -89,4 +89,57 @@ describe('the sample market answers drugs, providers and coverage from a zero-se
     assert.ok(withDoctor.total < all.total);
     for (const plan of withDoctor.plans) assert.equal(plan.provider_coverage?.[0]?.coverage, 'Covered');
   });
+
+  test('plan details carry the coverage asked: POST /plans/{plan_id} and POST /plans', async () => {
+    const market = buildSampleMarket(year);
+    const planId = market.plans.find((p) => p.issuer.spec.id === '99991')!.id;
+    const place = { countyfips: '48091', state: 'TX', zipcode: '78130' };
+    const household = { income: 40_000, people: [{ age: 40 }] };
+    const one = await postJson(running.url, SANDBOX_KEY, `/plans/${planId}`, {
+      place,
+      market: 'Individual',
+      household,
+      filter: { drugs: ['209459'] },
+    });
+    const answer = (await one.json()) as { plan: SearchPlan };
+    assert.equal(one.status, 200);
+    assert.deepEqual(answer.plan.drug_coverage, [
+      { rxcui: '209459', plan_id: planId, coverage: 'GenericCovered', generic_rxcui: '198440' },
+    ]);
+    const { providers } = (await get('/providers/search?q=sample&zipcode=78130&limit=1')) as {
+      providers: { provider: { npi: string } }[];
+    };
+    const several = await postJson(running.url, SANDBOX_KEY, '/plans', {
+      place,
+      household,
+      plan_ids: [planId],
+      filter: { providers: [providers[0]!.provider.npi] },
+    });
+    const plans = ((await several.json()) as { plans: SearchPlan[] }).plans;
+    assert.equal(several.status, 200);
+    assert.equal(plans[0]!.provider_coverage?.[0]?.npi, providers[0]!.provider.npi);
+    assert.equal(plans[0]!.drug_coverage, undefined);
+  });
+
+  test('the served OpenAPI document describes every drug, provider and coverage path with its errors', async () => {
+    const doc = (await (await fetch(`${running.url}/api/v1/openapi.json`)).json()) as {
+      paths: Record<string, { get?: { responses: Record<string, unknown> } }>;
+    };
+    for (const path of [
+      '/api/v1/drugs/autocomplete',
+      '/api/v1/drugs/search',
+      '/api/v1/drugs/covered',
+      '/api/v1/providers/autocomplete',
+      '/api/v1/providers/search',
+      '/api/v1/providers/covered',
+      '/api/v1/coverage/search',
+      '/api/v1/coverage/stats',
+    ]) {
+      const responses = doc.paths[path]?.get?.responses ?? {};
+      assert.ok(
+        ['200', '400', '404'].every((s) => s in responses),
+        `${path}: ${Object.keys(responses).join(',')}`,
+      );
+    }
+  });
 });

@@ -185,13 +185,22 @@ export const PlanSearchRequest = Type.Object({
 });
 export type PlanSearchInput = Static<typeof PlanSearchRequest>;
 
+/** What plan details may ask besides the household: the coverage of drugs and providers (no filtering). */
+const CoverageAsked = Type.Optional(
+  Type.Object(
+    { drugs: PlanSearchFilter.properties.drugs, providers: PlanSearchFilter.properties.providers },
+    { description: 'RxCUIs and NPIs: each plan carries drug_coverage / provider_coverage for them' },
+  ),
+);
+
 export const PlansRequest = Type.Object({
   ...priced,
   plan_ids: Type.Array(PlanId, { minItems: 1, maxItems: 100 }),
   catastrophic_override: Type.Optional(Type.Boolean()),
+  filter: CoverageAsked,
 });
 
-export const PlanRequest = Type.Object({ ...priced, market: MarketEnum });
+export const PlanRequest = Type.Object({ ...priced, market: MarketEnum, filter: CoverageAsked });
 
 export const EstimateRequest = Type.Object({
   household: Type.Optional(Household),

@@ -96,7 +96,7 @@ const coverageCache = perObjectAsync<CountyMarket, string, CoverageFilter | Unkn
 async function coverageOf(
   deps: PlansDeps,
   context: PricedContext,
-  body: PlanSearchInput,
+  body: { filter?: { drugs?: string[]; providers?: string[] } },
 ): Promise<CoverageFilter | undefined> {
   const drugs = [...new Set(body.filter?.drugs ?? [])].sort();
   const providers = [...new Set(body.filter?.providers ?? [])].sort();
@@ -276,7 +276,8 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
         description:
           'Every plan of `plan_ids` sold at the place, in the order given, with all CSR variants and ' +
           'benefits and the household premium fields; ids not sold there are left out, and 1006 when none ' +
-          'is. ' +
+          'is. With `filter.drugs` / `filter.providers` each plan carries `drug_coverage` / ' +
+          '`provider_coverage`. ' +
           PRICING_RULES,
         querystring: YearQuery,
         body: PlansRequest,
@@ -305,7 +306,8 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
         context.eligibility,
         body.csr_override as CsrOverride | undefined,
       );
-      return { plans: priced.map(pricedPlanObject) };
+      const coverage = await coverageOf(deps, context, body);
+      return { plans: priced.map((p) => ({ ...pricedPlanObject(p), ...coverage?.blocks.get(p.plan.id) })) };
     },
   );
 
@@ -318,7 +320,8 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
         summary: "One plan's details priced for a household, with the place's rating area",
         description:
           'As GET /plans/{plan_id} with the premium fields; `current_enrollment` rates its plan with the ' +
-          'tobacco status the person enrolled with. 1006 when the plan is not sold at the place. ' +
+          'tobacco status the person enrolled with. 1006 when the plan is not sold at the place. With ' +
+          '`filter.drugs` / `filter.providers` the plan carries `drug_coverage` / `provider_coverage`. ' +
           PRICING_RULES,
         params: Type.Object({ plan_id: PlanId }),
         querystring: YearQuery,
@@ -350,7 +353,11 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
         context.eligibility,
         body.csr_override as CsrOverride | undefined,
       );
-      return { plan: pricedPlanObject(priced!), rate_area: rateArea(context) };
+      const coverage = await coverageOf(deps, context, body);
+      return {
+        plan: { ...pricedPlanObject(priced!), ...coverage?.blocks.get(plan.id) },
+        rate_area: rateArea(context),
+      };
     },
   );
 }

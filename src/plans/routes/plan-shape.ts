@@ -1,4 +1,6 @@
 import { Type } from 'typebox';
+import { DrugCoverage } from './drug-shapes.js';
+import { ProviderCoverage } from './provider-shapes.js';
 import { Issuer, QualityRating } from './shapes.js';
 
 /** CMS `Plan` of `GET /plans/{plan_id}`: details without premiums (this endpoint has no household). */
@@ -114,12 +116,21 @@ export const PremiumFields = {
 };
 
 /** `Plan` with the household's premiums (POST /plans, POST /plans/{plan_id}). */
-export const PricedPlan = Type.Object({ ...Plan.properties, ...PremiumFields });
+/** The coverage blocks a plan carries when the request asks about drugs or providers. */
+const CoverageBlocks = {
+  drug_coverage: Type.Optional(Type.Array(DrugCoverage, { description: 'when filter.drugs is given' })),
+  provider_coverage: Type.Optional(
+    Type.Array(ProviderCoverage, { description: 'when filter.providers is given' }),
+  ),
+};
+
+export const PricedPlan = Type.Object({ ...Plan.properties, ...PremiumFields, ...CoverageBlocks });
 
 /** `Plan` as a search answer shows it: one CSR variant, top benefits, no coverage examples. */
 export const SearchPlan = Type.Object({
   ...Type.Omit(Plan, ['sbcs']).properties,
   ...PremiumFields,
+  ...CoverageBlocks,
 });
 
 export const RateArea = Type.Object({ state: Type.String(), area: Type.Integer() });

@@ -7,8 +7,15 @@ import type { ProviderService } from '../providers/provider-service.js';
 export interface CoverageFilter {
   /** Plans that cover every drug (Covered or GenericCovered) and have every provider (Covered). */
   keep: Set<string>;
-  /** The JSON text to add to a plan's object (`,"drug_coverage":[…]…`), by plan id. */
+  /** The coverage blocks of each plan, by plan id: only those the question asked. */
+  blocks: Map<string, CoverageBlocks>;
+  /** The same as JSON text to add to a plan's object (`,"drug_coverage":[…]…`), by plan id. */
   fields: Map<string, string>;
+}
+
+export interface CoverageBlocks {
+  drug_coverage?: DrugCoverage[];
+  provider_coverage?: ProviderCoverage[];
 }
 
 /** RxCUIs or NPIs known nowhere (the caller answers 1014 or 1013). */
@@ -48,15 +55,24 @@ export async function coverageFilter(
     providerAnswers = answer.coverage;
   }
   const keep = new Set<string>();
+  const blocks = new Map<string, CoverageBlocks>();
   const fields = new Map<string, string>();
   for (const planId of planIds) {
     const ofDrugs = drugAnswers.filter((c) => c.plan_id === planId);
     const ofProviders = providerAnswers.filter((c) => c.plan_id === planId);
     if (ofDrugs.every(covers) && ofProviders.every(covers)) keep.add(planId);
+    const block: CoverageBlocks = {};
     let text = '';
-    if (drugs.length > 0) text += `,"drug_coverage":${JSON.stringify(ofDrugs)}`;
-    if (npis.length > 0) text += `,"provider_coverage":${JSON.stringify(ofProviders)}`;
+    if (drugs.length > 0) {
+      block.drug_coverage = ofDrugs;
+      text += `,"drug_coverage":${JSON.stringify(ofDrugs)}`;
+    }
+    if (npis.length > 0) {
+      block.provider_coverage = ofProviders;
+      text += `,"provider_coverage":${JSON.stringify(ofProviders)}`;
+    }
+    blocks.set(planId, block);
     fields.set(planId, text);
   }
-  return { keep, fields };
+  return { keep, blocks, fields };
 }
