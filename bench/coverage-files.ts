@@ -9,6 +9,8 @@ import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Random } from '../src/shared/random.js';
+import { NPPES_COLUMNS } from '../src/plans/tables/nppes-columns.js';
+import { rrfAtom, rrfRelation } from '../src/plans/tables/rrf-lines.js';
 
 const SYLLABLES = [
   'ba',
@@ -97,8 +99,8 @@ export async function writeDrugRelease(dir: string, count: number): Promise<Gene
     const name = brand
       ? `${ingredient} ${random.int(1, 100) * 5} MG ${DOSE_FORMS[random.int(0, DOSE_FORMS.length - 1)]} [${capital(word(random, 3))}]`
       : `${capital(ingredient)} ${random.int(1, 100) * 5} MG ${DOSE_FORMS[random.int(0, DOSE_FORMS.length - 1)]}`;
-    conso.push(`${rxcui}|ENG||||||${i}||||RXNORM|${brand ? 'SBD' : 'SCD'}|${rxcui}|${name}|0|N||`);
-    if (brand) rel.push(`${generic}||CUI|RO|${rxcui}||CUI|tradename_of|||RXNORM|RXNORM|||N||`);
+    conso.push(rrfAtom(rxcui, brand ? 'SBD' : 'SCD', name, i));
+    if (brand) rel.push(rrfRelation(generic, 'tradename_of', rxcui));
     else generic = rxcui;
     rxcuis.push(rxcui);
   }
@@ -117,28 +119,6 @@ export interface GeneratedProviders {
   npis: string[];
 }
 
-const NPPES_HEADER = [
-  'NPI',
-  'Entity Type Code',
-  'Provider Organization Name (Legal Business Name)',
-  'Provider Last Name (Legal Name)',
-  'Provider First Name',
-  'Provider Middle Name',
-  'Provider Name Suffix Text',
-  'Provider Credential Text',
-  'Provider First Line Business Practice Location Address',
-  'Provider Second Line Business Practice Location Address',
-  'Provider Business Practice Location Address City Name',
-  'Provider Business Practice Location Address State Name',
-  'Provider Business Practice Location Address Postal Code',
-  'Provider Business Practice Location Address Telephone Number',
-  'Provider Gender Code',
-  'Healthcare Provider Taxonomy Code_1',
-  'Healthcare Provider Primary Taxonomy Switch_1',
-  'NPI Deactivation Date',
-  'NPI Reactivation Date',
-];
-
 /** An NPPES file (the columns `ingest nppes` reads) of `count` invented providers at real ZIP points. */
 export async function writeNppesFile(path: string, count: number): Promise<GeneratedProviders> {
   const random = new Random(1, 'bench-providers');
@@ -146,7 +126,7 @@ export async function writeNppesFile(path: string, count: number): Promise<Gener
   const lastNames = Array.from({ length: 3000 }, () => word(random, random.int(2, 3)).toUpperCase());
   const npis: string[] = [];
   function* rows() {
-    yield NPPES_HEADER.join(',');
+    yield NPPES_COLUMNS.join(',');
     for (let i = 0; i < count; i++) {
       const npi = String(8_000_000_000 + i);
       if (i % 10_000 === 0) npis.push(npi);

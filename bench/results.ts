@@ -1,5 +1,6 @@
 /** The figures of one run, the console table, and the generated part of bench/RESULTS.md. */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { LoadResult } from './load.js';
 
 export type BenchmarkName = 'refresh' | 'code' | 'eob-search' | 'eob-read';
 
@@ -140,4 +141,34 @@ export function updateResultsFile(path: string, rows: Row[]): void {
     .map(([, line]) => line);
   const table = [...tableLines([]), ...sorted].join('\n');
   writeFileSync(path, `${text.slice(0, start)}${START}\n${table}\n${text.slice(end)}`);
+}
+
+/**
+ * Replaces the section between `<!-- name:start -->` and `<!-- name:end -->` of `path` with `section`, or
+ * adds it under `title` when the file has none yet.
+ */
+export function writeSection(path: string, name: string, title: string, section: string): void {
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const block = `${start}\n${section}\n${end}`;
+  const next = text.includes(start)
+    ? text.replace(new RegExp(`${start}[\\s\\S]*?${end}`), block)
+    : `${text.trimEnd()}\n\n## ${title}\n\n${block}\n`;
+  writeFileSync(path, next);
+}
+
+/** The value at percentile `p` of ascending `sorted` (0 when empty). */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** A load's table cells: requests/s, p50 and p99 (ms), errors (non-200, socket errors, timeouts), malformed. */
+export function loadCells(load: LoadResult): string {
+  const sorted = [...load.latencies].sort((a, b) => a - b);
+  const errors =
+    Object.values(load.failures).reduce((a, b) => a + b, 0) + load.result.errors + load.result.timeouts;
+  const rate = (load.latencies.length / load.activeSeconds).toFixed(0);
+  return `${rate} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${errors} | ${load.malformed}`;
 }

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { rrfAtom, rrfAttribute, rrfRelation } from '../../src/plans/tables/rrf-lines.js';
 import { sharedData } from './shared-data.js';
 
 /** A row of `../shared/data/drugs/rxnorm_common_drugs.csv`: a real RxCUI and its RxNorm name. */
@@ -34,67 +35,19 @@ const STRENGTHS: [string, string][] = [
   ['209459', '500 MG'],
 ];
 
-const field = (values: string[]) => values.join('|') + '|';
-
 /** RXNCONSO, RXNSAT and RXNREL in the RRF layout, for every drug of the shared list; returns their paths. */
 export function writeRxnormFiles(dir: string, drugs = commonDrugs()): string[] {
-  const conso = drugs.map((d, i) =>
-    field([
-      d.rxcui,
-      'ENG',
-      '',
-      '',
-      '',
-      '',
-      '',
-      String(1000 + i),
-      '',
-      '',
-      '',
-      'RXNORM',
-      d.tty,
-      d.rxcui,
-      d.name,
-      '0',
-      'N',
-      '4096',
-    ]),
-  );
-  conso.push(
-    field([
-      ORAL_TABLET.rxcui,
-      'ENG',
-      '',
-      '',
-      '',
-      '',
-      '',
-      '9',
-      '',
-      '',
-      '',
-      'RXNORM',
-      'DF',
-      ORAL_TABLET.rxcui,
-      ORAL_TABLET.name,
-      '0',
-      'N',
-      '',
-    ]),
-  );
-  const sat = STRENGTHS.map(([rxcui, value]) =>
-    field([rxcui, '', '', '', 'CUI', '', '', '', 'RXN_AVAILABLE_STRENGTH', 'RXNORM', value, 'N', '4096']),
-  );
-  const relation = (a: string, rela: string, b: string) =>
-    field([a, '', 'CUI', 'RO', b, '', 'CUI', rela, '', '', 'RXNORM', 'RXNORM', '', '', 'N', '']);
+  const conso = drugs.map((d, i) => rrfAtom(d.rxcui, d.tty, d.name, 1000 + i));
+  conso.push(rrfAtom(ORAL_TABLET.rxcui, 'DF', ORAL_TABLET.name, 9));
+  const sat = STRENGTHS.map(([rxcui, value]) => rrfAttribute(rxcui, 'RXN_AVAILABLE_STRENGTH', value));
   const rel = [
     ...BRAND_GENERIC.flatMap(([brand, generic]) => [
-      relation(generic, 'tradename_of', brand),
-      relation(brand, 'has_tradename', generic),
+      rrfRelation(generic, 'tradename_of', brand),
+      rrfRelation(brand, 'has_tradename', generic),
     ]),
     ...drugs
       .filter((d) => / Oral Tablet/.test(d.name) && !/Extended Release|Disintegrating|Chewable/.test(d.name))
-      .map((d) => relation(ORAL_TABLET.rxcui, 'dose_form_of', d.rxcui)),
+      .map((d) => rrfRelation(ORAL_TABLET.rxcui, 'dose_form_of', d.rxcui)),
   ];
   const files = { 'RXNCONSO.RRF': conso, 'RXNSAT.RRF': sat, 'RXNREL.RRF': rel };
   return Object.entries(files).map(([name, lines]) => {

@@ -18,6 +18,23 @@ export interface FormularyFacts {
   genericOf: Map<string, string>;
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
+/** A drug as the formularies list it: the plans listing it, and those listing its generic. */
+function listingsOf(rxcui: string, facts: FormularyFacts) {
+  const generic = facts.genericOf.get(rxcui);
+  const listing = facts.listed.get(rxcui) ?? NONE;
+  const genericListing = (generic !== undefined && facts.listed.get(generic)) || NONE;
+  return { generic, listing, genericListing };
+}
+
+/** How one plan stands with one drug (see `drugCoverage`). */
+function standing(planId: string, facts: FormularyFacts, drug: ReturnType<typeof listingsOf>): Coverage {
+  if (!facts.published.has(planId)) return 'DataNotProvided';
+  if (drug.listing.has(planId)) return 'Covered';
+  return drug.genericListing.has(planId) ? 'GenericCovered' : 'NotCovered';
+}
+
 /**
  * Whether each plan covers each drug, drug by drug: listed → Covered; not listed but its generic is →
  * GenericCovered (with the generic's RxCUI); the issuer published no formulary for the plan →
@@ -25,17 +42,15 @@ export interface FormularyFacts {
  */
 export function drugCoverage(rxcuis: string[], planIds: string[], facts: FormularyFacts): DrugCoverage[] {
   const answers: DrugCoverage[] = [];
-  const none = new Set<string>();
   for (const rxcui of rxcuis) {
-    const generic = facts.genericOf.get(rxcui);
-    const listing = facts.listed.get(rxcui) ?? none;
-    const genericListing = (generic !== undefined && facts.listed.get(generic)) || none;
+    const drug = listingsOf(rxcui, facts);
     for (const plan_id of planIds) {
-      if (!facts.published.has(plan_id)) answers.push({ rxcui, plan_id, coverage: 'DataNotProvided' });
-      else if (listing.has(plan_id)) answers.push({ rxcui, plan_id, coverage: 'Covered' });
-      else if (genericListing.has(plan_id))
-        answers.push({ rxcui, plan_id, coverage: 'GenericCovered', generic_rxcui: generic });
-      else answers.push({ rxcui, plan_id, coverage: 'NotCovered' });
+      const coverage = standing(plan_id, facts, drug);
+      answers.push(
+        coverage === 'GenericCovered'
+          ? { rxcui, plan_id, coverage, generic_rxcui: drug.generic! }
+          : { rxcui, plan_id, coverage },
+      );
     }
   }
   return answers;
@@ -44,22 +59,15 @@ export function drugCoverage(rxcuis: string[], planIds: string[], facts: Formula
 /** `drugCoverage` as the JSON text of `{"coverage":[…]}`: ids are digits and capitals, nothing to escape. */
 export function drugCoverageJson(rxcuis: string[], planIds: string[], facts: FormularyFacts): string {
   const parts: string[] = [];
-  const none = new Set<string>();
   for (const rxcui of rxcuis) {
-    const generic = facts.genericOf.get(rxcui);
-    const listing = facts.listed.get(rxcui) ?? none;
-    const genericListing = (generic !== undefined && facts.listed.get(generic)) || none;
+    const drug = listingsOf(rxcui, facts);
     const head = `{"rxcui":"${rxcui}","plan_id":"`;
-    const viaGeneric = `","coverage":"GenericCovered","generic_rxcui":"${generic}"}`;
+    const viaGeneric = `","coverage":"GenericCovered","generic_rxcui":"${drug.generic}"}`;
     for (const planId of planIds) {
-      const tail = !facts.published.has(planId)
-        ? '","coverage":"DataNotProvided"}'
-        : listing.has(planId)
-          ? '","coverage":"Covered"}'
-          : genericListing.has(planId)
-            ? viaGeneric
-            : '","coverage":"NotCovered"}';
-      parts.push(head + planId + tail);
+      const coverage = standing(planId, facts, drug);
+      parts.push(
+        head + planId + (coverage === 'GenericCovered' ? viaGeneric : `","coverage":"${coverage}"}`),
+      );
     }
   }
   return `{"coverage":[${parts.join(',')}]}`;

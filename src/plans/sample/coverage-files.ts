@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RXNORM_CONCEPTS } from '../tables/rxnorm-concepts.js';
+import { NPPES_COLUMNS } from '../tables/nppes-columns.js';
+import { rrfAtom, rrfRelation } from '../tables/rrf-lines.js';
 import { SAMPLE_TAXONOMY_CODES } from '../tables/taxonomy-codes.js';
 import { buildSampleCoverage, type SampleCoverage } from './coverage.js';
 import type { SampleMarket } from './market.js';
@@ -8,7 +10,6 @@ import type { SampleMarket } from './market.js';
 /** RxNorm's dose form concept "Oral Tablet" (TTY DF), which the names ending so carry. */
 const ORAL_TABLET = { rxcui: '317541', name: 'Oral Tablet' };
 
-const rrf = (fields: string[]) => `${fields.join('|')}|`;
 const csvCell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 const csv = (rows: string[][]) => rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 
@@ -16,35 +17,12 @@ const csv = (rows: string[][]) => rows.map((r) => r.map(csvCell).join(',')).join
 async function writeRxnorm(dir: string): Promise<string> {
   const path = join(dir, 'rxnorm-rrf');
   await mkdir(path, { recursive: true });
-  const atom = (rxcui: string, tty: string, name: string, aui: number) =>
-    rrf([
-      rxcui,
-      'ENG',
-      '',
-      '',
-      '',
-      '',
-      '',
-      String(aui),
-      '',
-      '',
-      '',
-      'RXNORM',
-      tty,
-      rxcui,
-      name,
-      '0',
-      'N',
-      '',
-    ]);
-  const conso = RXNORM_CONCEPTS.map((c, i) => atom(c.rxcui, c.tty, c.name, i + 1));
-  conso.push(atom(ORAL_TABLET.rxcui, 'DF', ORAL_TABLET.name, 0));
-  const relation = (a: string, rela: string, b: string) =>
-    rrf([a, '', 'CUI', 'RO', b, '', 'CUI', rela, '', '', 'RXNORM', 'RXNORM', '', '', 'N', '']);
+  const conso = RXNORM_CONCEPTS.map((c, i) => rrfAtom(c.rxcui, c.tty, c.name, i + 1));
+  conso.push(rrfAtom(ORAL_TABLET.rxcui, 'DF', ORAL_TABLET.name, 0));
   const rel = RXNORM_CONCEPTS.flatMap((c) => [
-    ...(c.generic ? [relation(c.generic, 'tradename_of', c.rxcui)] : []),
+    ...(c.generic ? [rrfRelation(c.generic, 'tradename_of', c.rxcui)] : []),
     ...(/ Oral Tablet( \[[^\]]+\])?$/.test(c.name) && !/Extended Release/.test(c.name)
-      ? [relation(ORAL_TABLET.rxcui, 'dose_form_of', c.rxcui)]
+      ? [rrfRelation(ORAL_TABLET.rxcui, 'dose_form_of', c.rxcui)]
       : []),
   ]);
   await writeFile(join(path, 'RXNCONSO.RRF'), conso.join('\n') + '\n');
@@ -81,27 +59,6 @@ async function writeNucc(dir: string): Promise<string> {
 /** The sample providers in the NPPES full replacement file's layout (the columns `ingest nppes` reads). */
 async function writeNppes(dir: string, coverage: SampleCoverage): Promise<string> {
   const path = join(dir, 'npidata_pfile_sample.csv');
-  const header = [
-    'NPI',
-    'Entity Type Code',
-    'Provider Organization Name (Legal Business Name)',
-    'Provider Last Name (Legal Name)',
-    'Provider First Name',
-    'Provider Middle Name',
-    'Provider Name Suffix Text',
-    'Provider Credential Text',
-    'Provider First Line Business Practice Location Address',
-    'Provider Second Line Business Practice Location Address',
-    'Provider Business Practice Location Address City Name',
-    'Provider Business Practice Location Address State Name',
-    'Provider Business Practice Location Address Postal Code',
-    'Provider Business Practice Location Address Telephone Number',
-    'Provider Gender Code',
-    'Healthcare Provider Taxonomy Code_1',
-    'Healthcare Provider Primary Taxonomy Switch_1',
-    'NPI Deactivation Date',
-    'NPI Reactivation Date',
-  ];
   const rows = coverage.providers.map((p) => [
     p.npi,
     p.individual ? '1' : '2',
@@ -123,7 +80,7 @@ async function writeNppes(dir: string, coverage: SampleCoverage): Promise<string
     '',
     '',
   ]);
-  await writeFile(path, csv([header, ...rows]));
+  await writeFile(path, csv([[...NPPES_COLUMNS], ...rows]));
   return path;
 }
 
