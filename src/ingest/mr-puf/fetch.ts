@@ -63,13 +63,22 @@ export async function fetchStream(url: string, options: FetchOptions): Promise<R
   throw new FetchError(url, `${reason} (${options.attempts} attempts)`);
 }
 
+/** An index lists a few URLs; a larger answer is not one (and is not held in memory). */
+const MAX_JSON_BYTES = 16 * 1024 * 1024;
+
 /** A small JSON document (an index) read whole. */
 export async function fetchJson(url: string, options: FetchOptions): Promise<unknown> {
   const body = await fetchStream(url, options);
   const chunks: Buffer[] = [];
+  let bytes = 0;
   try {
-    for await (const chunk of body) chunks.push(chunk as Buffer);
+    for await (const chunk of body) {
+      bytes += (chunk as Buffer).length;
+      if (bytes > MAX_JSON_BYTES) throw new Error(`larger than ${MAX_JSON_BYTES} bytes: not an index`);
+      chunks.push(chunk as Buffer);
+    }
   } catch (error) {
+    body.destroy();
     throw new FetchError(url, (error as Error).message);
   }
   try {

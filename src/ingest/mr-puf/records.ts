@@ -52,9 +52,13 @@ export function planRecord(value: unknown): PlanRecord | string {
   if (!isObject(value)) return 'a plan must be a JSON object';
   return checked(() => {
     const planId = planIdOf(value, 'plan');
+    if (value.plan_id_type !== 'HIOS-PLAN-ID')
+      throw new RecordError(`plan ${planId}: "plan_id_type" must be "HIOS-PLAN-ID"`);
+    const marketingName = text(value.marketing_name);
+    if (marketingName === '') throw new RecordError(`plan ${planId}: "marketing_name" is required`);
     const years = yearsOf(value.years, `plan ${planId}`);
     if (typeof years === 'string') throw new RecordError(years);
-    return { planId, marketingName: text(value.marketing_name), years };
+    return { planId, marketingName, years };
   });
 }
 
@@ -127,21 +131,18 @@ export interface ProviderRecord {
   plans: { planId: string; years: number[]; tier: string }[];
 }
 
-/** The plan API's ProviderGenderEnum. */
-const GENDERS = new Set([
-  'Male',
-  'Female',
-  'Other',
-  'Transgender-female',
-  'Transgender-male',
-  'Non-binary',
-  'Non-disclose',
-]);
+/** The plan API's ProviderGenderEnum, by its lower case (issuers' files are not consistent in case). */
+const GENDERS = new Map(
+  ['Male', 'Female', 'Other', 'Transgender-female', 'Transgender-male', 'Non-binary', 'Non-disclose'].map(
+    (g) => [g.toLowerCase(), g],
+  ),
+);
 const ACCEPTING = new Set(['accepting', 'not accepting', 'accepting in some locations']);
 
 function nameOf(value: Json, npi: string): string {
   if (!isObject(value.name)) throw new RecordError(`provider ${npi}: an individual needs a "name" object`);
-  const parts = ['prefix', 'first', 'middle', 'last', 'suffix'].map((p) => text((value.name as Json)[p]));
+  // As the NPPES ingest writes names: first middle last suffix (no prefix).
+  const parts = ['first', 'middle', 'last', 'suffix'].map((p) => text((value.name as Json)[p]));
   const name = parts.filter((p) => p !== '').join(' ');
   if (name === '') throw new RecordError(`provider ${npi}: the name is empty`);
   return name;
@@ -185,13 +186,12 @@ export function providerRecord(value: unknown): ProviderRecord | string {
       if (typeof years === 'string') throw new RecordError(years);
       return { planId, years, tier: text(entry.network_tier) };
     });
-    const gender = text(value.gender);
     const accepting = text(value.accepting).toLowerCase();
     return {
       npi,
       type: facility ? 'Facility' : 'Individual',
       name,
-      gender: GENDERS.has(gender) ? gender : null,
+      gender: GENDERS.get(text(value.gender).toLowerCase()) ?? null,
       specialties: strings(value.specialty),
       languages: strings(value.languages),
       facilityTypes: strings(value.facility_type),
@@ -207,6 +207,6 @@ export function recordKind(value: unknown): 'plans' | 'drugs' | 'providers' | un
   if (!isObject(value)) return undefined;
   if ('rxnorm_id' in value) return 'drugs';
   if ('npi' in value) return 'providers';
-  if ('plan_id' in value) return 'plans';
+  if ('plan_id' in value && 'marketing_name' in value) return 'plans';
   return undefined;
 }

@@ -3,7 +3,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { IngestError } from '../report.js';
-import { fetchJson, fetchStream, type FetchOptions } from './fetch.js';
+import { FetchError, fetchJson, fetchStream, type FetchOptions } from './fetch.js';
 import { jsonArrayElements } from './json-array.js';
 import { recordKind } from './records.js';
 
@@ -25,6 +25,8 @@ const INDEX_LISTS: [key: string, kind: FileKind][] = [
   ['provider_urls', 'providers'],
 ];
 
+const MAX_INDEX_BYTES = 16 * 1024 * 1024;
+
 export const isUrl = (name: string) => /^https?:\/\//i.test(name);
 
 function indexSources(
@@ -33,8 +35,16 @@ function indexSources(
   locate: (url: string) => Source['open'],
   remote: boolean,
 ) {
-  if (typeof index !== 'object' || index === null || Array.isArray(index)) {
-    throw new IngestError(`${name}: not an index (an object with plan_urls, formulary_urls, provider_urls)`);
+  const lists = INDEX_LISTS.map(([key]) => key);
+  if (
+    typeof index !== 'object' ||
+    index === null ||
+    Array.isArray(index) ||
+    !lists.some((key) => key in index)
+  ) {
+    throw new IngestError(
+      `${name}: neither an index (an object with ${lists.join(', ')}) nor a JSON array of plans, drugs or providers`,
+    );
   }
   const sources: Source[] = [];
   for (const [key, kind] of INDEX_LISTS) {
@@ -86,13 +96,19 @@ export async function resolveSources(inputs: string[], fetching: FetchOptions): 
   const sources: Source[] = [];
   for (const input of inputs) {
     if (isUrl(input)) {
-      const index = await fetchJson(input, fetching);
+      const index = await fetchJson(input, fetching).catch((error: unknown) => {
+        if (error instanceof FetchError) throw new IngestError(`${error.message}; nothing was stored`);
+        throw error;
+      });
       sources.push(...indexSources(index, input, (url) => () => fetchStream(url, fetching), true));
       continue;
     }
     if ((await stat(input)).isDirectory())
       throw new IngestError(`${input} is a directory; give its index.json or data files`);
     if ((await firstCharacter(input)) === '{') {
+      // An index lists a few URLs: read whole, unlike the data files (an object of gigabytes is not one).
+      if ((await stat(input)).size > MAX_INDEX_BYTES)
+        throw new IngestError(`${input}: not a JSON array, and too large for an index`);
       let index: unknown;
       try {
         index = JSON.parse(await readFile(input, 'utf8'));
