@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { parse } from 'csv-parse/sync';
 import { failedIngest, ingestSuite } from '../helpers/ingest-suite.js';
 import { nppesCsv, nuccCsv, registryRecords } from '../helpers/npi-fixture.js';
 import { ingest, skipWithoutSharedData } from '../helpers/shared-data.js';
@@ -49,6 +50,77 @@ describe(
       assert.deepEqual(JSON.parse(rowell.taxonomies), ['225700000X']);
     });
 
+    test('an individual whose primary taxonomy is listed third, and an organisation: the whole row', async () => {
+      // NPI 1043467608 (api-f7d8ea.json): taxonomies 363LG0600X, 282N00000X, 363LA2100X (primary), sex F,
+      // practice location 35 COLLIER RD NW / SUITE 635, ATLANTA GA 303091613, phone as the API publishes it.
+      const wansky = await db()
+        .selectFrom('providers')
+        .selectAll()
+        .where('npi', '=', '1043467608')
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(
+        { ...wansky, taxonomies: JSON.parse(wansky.taxonomies) as string[] },
+        {
+          npi: '1043467608',
+          type: 'Individual',
+          name: 'MICHELLE STELLA WANSKY, GNP',
+          gender: 'Female',
+          taxonomy: '363LA2100X',
+          taxonomies: ['363LA2100X', '363LG0600X', '282N00000X'],
+          street_1: '35 COLLIER RD NW',
+          street_2: 'SUITE 635',
+          city: 'ATLANTA',
+          state: 'GA',
+          zip: '30309',
+          phone: '404-367-3014',
+        },
+      );
+      const words = (npi: string) =>
+        db()
+          .selectFrom('provider_terms')
+          .select(['zip', 'term', 'type'])
+          .where('npi', '=', npi)
+          .orderBy('term')
+          .execute();
+      // The credential (GNP) is not a name word.
+      assert.deepEqual(await words('1043467608'), [
+        { zip: '30309', term: 'michelle', type: 'Individual' },
+        { zip: '30309', term: 'stella', type: 'Individual' },
+        { zip: '30309', term: 'wansky', type: 'Individual' },
+      ]);
+      // NPI 1740355304 (api-1f9cef.json): an organisation, named by its legal business name, no sex.
+      const athletic = await db()
+        .selectFrom('providers')
+        .select(['type', 'name', 'gender', 'taxonomy', 'zip'])
+        .where('npi', '=', '1740355304')
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(athletic, {
+        type: 'Facility',
+        name: 'ATHLETIC SPINE REHABILITATION, LLC',
+        gender: null,
+        taxonomy: '225100000X',
+        zip: '30060',
+      });
+      assert.deepEqual(
+        (await words('1740355304')).map((w) => w.term),
+        ['athletic', 'llc', 'rehabilitation', 'spine'],
+      );
+    });
+
+    test('the published layout: every cell quoted, the sex column under its newer name', async () => {
+      const before = await db().selectFrom('providers').selectAll().orderBy('npi').execute();
+      const [header, ...rows] = parse(nppesCsv()) as string[][];
+      const renamed = header!.map((name) => (name === 'Provider Gender Code' ? 'Provider Sex Code' : name));
+      const quoted = [renamed, ...rows]
+        .map((cells) => cells.map((c) => `"${c.replace(/"/g, '""')}"`).join(','))
+        .join('\r\n');
+      const summary = await ingest(suite.storage, 'nppes', [
+        suite.file('npidata_pfile.csv', quoted + '\r\n'),
+      ]);
+      assert.equal(summary.rejectedCount, 0, JSON.stringify(summary.rejected));
+      assert.deepEqual(await db().selectFrom('providers').selectAll().orderBy('npi').execute(), before);
+    });
+
     test('the NUCC list names the codes', async () => {
       const summary = await ingest(suite.storage, 'nucc-taxonomy', [suite.file('nucc.csv', nuccCsv())]);
       assert.equal(summary.rejectedCount, 0);
@@ -76,11 +148,24 @@ describe(
       const cells = lines[1]!.split(',');
       assert.equal(cells.length, header.length, 'the fixture row has no quoted commas');
       cells[deactivatedAt] = '05/17/2019';
+      // Reactivated after its deactivation: an active NPI again, stored.
+      const reactivated = [...cells];
+      reactivated[header.findIndex((h) => h.includes('NPI Reactivation Date'))] = '06/01/2020';
+      const again = await ingest(suite.storage, 'nppes', [
+        suite.file('reactivated.csv', [lines[0], reactivated.join(','), ...lines.slice(2)].join('\n') + '\n'),
+      ]);
+      assert.deepEqual([again.rejectedCount, await suite.count('providers')], [0, before]);
+
       const loaded = await ingest(suite.storage, 'nppes', [
         suite.file('deactivated.csv', [lines[0], cells.join(','), ...lines.slice(2)].join('\n') + '\n'),
       ]);
       assert.equal(loaded.rejectedCount, 0);
+      assert.equal(loaded.read, before, 'the deactivated record is read, not refused');
+      // The load replaced the directory: the deactivated NPI and its name words are gone.
       assert.equal(await suite.count('providers'), before - 1);
+      const npi = cells[0]!.replace(/"/g, '');
+      const left = await db().selectFrom('provider_terms').select('npi').where('npi', '=', npi).execute();
+      assert.deepEqual(left, []);
 
       const missing = suite.file(
         'missing.csv',

@@ -52,6 +52,26 @@ describe('CsvRecordParser', () => {
     assert.equal(code('a,b"c\n'), 'CSV_INVALID_OPENING_QUOTE');
   });
 
+  it('splits lines whose every cell is quoted (the NPPES layout) as csv-parse does', () => {
+    let seed = 11;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const pieces = ['', '', '', '1234567890', 'SUITE 100', 'SMITH, JR.', '","', 'say "hi"', '"', 'x\ny', 'é'];
+    for (let round = 0; round < 200; round++) {
+      const rows = Array.from({ length: 1 + Math.floor(random() * 5) }, () =>
+        Array.from(
+          { length: 1 + Math.floor(random() * 8) },
+          () => pieces[Math.floor(random() * pieces.length)]!,
+        ),
+      );
+      const eol = random() < 0.5 ? '\n' : '\r\n';
+      const text = rows.map((row) => row.map((v) => `"${v.replace(/"/g, '""')}"`).join(',')).join(eol) + eol;
+      const expected = parse(text, { relax_column_count: true, skip_empty_lines: true }) as string[][];
+      assert.deepEqual(expected, rows, 'csv-parse reads the rows back');
+      for (const size of [1, 5, 64, text.length])
+        assert.deepEqual(cellsOf(text, size), expected, JSON.stringify(text));
+    }
+  });
+
   it('gives the records csv-parse gives, whatever the chunking (random CMS-like files)', () => {
     let seed = 7;
     const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
