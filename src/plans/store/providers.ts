@@ -51,6 +51,26 @@ export interface NetworkListing {
 const parseList = (json: string) => JSON.parse(json) as string[];
 
 export function createProviderStore(db: Kysely<Database>) {
+  /**
+   * The county of each ZIP: the one holding most of its residents, then of all its addresses, then the
+   * lowest FIPS (HUD crosswalk; the order `/counties/by/zip` lists a ZIP's counties in).
+   */
+  async function countiesOfZips(zips: string[]): Promise<Map<string, string>> {
+    if (zips.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('geo_zip_counties')
+      .select(['zip', 'fips'])
+      .where('zip', 'in', zips)
+      .orderBy('zip')
+      .orderBy('res_ratio', 'desc')
+      .orderBy('tot_ratio', 'desc')
+      .orderBy('fips')
+      .execute();
+    const first = new Map<string, string>();
+    for (const r of rows) if (!first.has(r.zip)) first.set(r.zip, r.fips);
+    return first;
+  }
+
   return {
     async findZipPoint(zip: string): Promise<ZipPoint | undefined> {
       return db.selectFrom('zip_locations').selectAll().where('zip', '=', zip).executeTakeFirst();
@@ -70,20 +90,15 @@ export function createProviderStore(db: Kysely<Database>) {
 
     /** Points of the other ZIPs of the county that holds most of `zip`'s residents (HUD crosswalk). */
     async countyZipPoints(zip: string): Promise<{ fips: string; points: ZipPoint[] } | undefined> {
-      const county = await db
-        .selectFrom('geo_zip_counties')
-        .select('fips')
-        .where('zip', '=', zip)
-        .orderBy('res_ratio', 'desc')
-        .executeTakeFirst();
-      if (!county) return undefined;
+      const fips = (await countiesOfZips([zip])).get(zip);
+      if (fips === undefined) return undefined;
       const points = await db
         .selectFrom('geo_zip_counties as z')
         .innerJoin('zip_locations as l', 'l.zip', 'z.zip')
         .select(['l.zip', 'l.lat', 'l.lon'])
-        .where('z.fips', '=', county.fips)
+        .where('z.fips', '=', fips)
         .execute();
-      return { fips: county.fips, points };
+      return { fips, points };
     },
 
     /**
@@ -166,22 +181,7 @@ export function createProviderStore(db: Kysely<Database>) {
       return new Set(rows.map((r) => r.plan_id));
     },
 
-    /** The county of each ZIP (the one holding most of its residents, HUD crosswalk). */
-    async countiesOfZips(zips: string[]): Promise<Map<string, string>> {
-      if (zips.length === 0) return new Map();
-      const rows = await db
-        .selectFrom('geo_zip_counties')
-        .select(['zip', 'fips', 'res_ratio'])
-        .where('zip', 'in', zips)
-        .execute();
-      const best = new Map<string, { fips: string; ratio: number }>();
-      for (const r of rows) {
-        const ratio = Number(r.res_ratio);
-        const seen = best.get(r.zip);
-        if (!seen || ratio > seen.ratio) best.set(r.zip, { fips: r.fips, ratio });
-      }
-      return new Map([...best].map(([zip, { fips }]) => [zip, fips]));
-    },
+    countiesOfZips,
 
     /** Coverage statistics of a year's issuer files. */
     async coverageStats(year: number) {
