@@ -36,7 +36,7 @@ async function rrfFiles(paths: string[]): Promise<Map<RrfFile, string>> {
 /** One file's records of SAB RXNORM, checked against the layout (a short or long line is refused). */
 async function* recordsOf(file: string, kind: RrfFile, load: StreamLoad) {
   const width = RRF_LAYOUTS[kind].length;
-  const sab = RRF_LAYOUTS[kind].indexOf('SAB' as never);
+  const sab = (RRF_LAYOUTS[kind] as readonly string[]).indexOf('SAB');
   load.reading(file);
   for await (const { line, fields } of readRrf(file, load.progress)) {
     load.read();
@@ -50,6 +50,14 @@ async function* recordsOf(file: string, kind: RrfFile, load: StreamLoad) {
 
 const DIGITS = /^\d{1,10}$/;
 
+/** Where each column of a file's layout is in a record. */
+function positions<F extends RrfFile>(file: F): Record<(typeof RRF_LAYOUTS)[F][number], number> {
+  return Object.fromEntries(RRF_LAYOUTS[file].map((column, i) => [column, i])) as never;
+}
+const CONSO = positions('RXNCONSO');
+const SAT = positions('RXNSAT');
+const REL = positions('RXNREL');
+
 async function readConcepts(files: Map<RrfFile, string>, load: StreamLoad): Promise<ConceptSet> {
   const concepts = createConceptSet();
   for (const kind of READ_ORDER) {
@@ -57,13 +65,16 @@ async function readConcepts(files: Map<RrfFile, string>, load: StreamLoad): Prom
     if (!file) continue;
     for await (const { line, fields: f } of recordsOf(file, kind, load)) {
       if (kind === 'RXNCONSO') {
-        // RXCUI, LAT, …, TTY (12), STR (14), SUPPRESS (16): suppressed atoms are not offered.
-        if (!DIGITS.test(f[0]!)) load.reject(file, line, `RXCUI "${f[0]}" is not a number`);
-        else if (f[1] === 'ENG' && (f[16] === 'N' || f[16] === '')) concepts.addAtom(f[0]!, f[12]!, f[14]!);
+        const rxcui = f[CONSO.RXCUI]!;
+        const suppress = f[CONSO.SUPPRESS];
+        // Suppressed atoms are not offered.
+        if (!DIGITS.test(rxcui)) load.reject(file, line, `RXCUI "${rxcui}" is not a number`);
+        else if (f[CONSO.LAT] === 'ENG' && (suppress === 'N' || suppress === ''))
+          concepts.addAtom(rxcui, f[CONSO.TTY]!, f[CONSO.STR]!);
       } else if (kind === 'RXNSAT') {
-        concepts.addAttribute(f[0]!, f[8]!, f[10]!);
+        concepts.addAttribute(f[SAT.RXCUI]!, f[SAT.ATN]!, f[SAT.ATV]!);
       } else {
-        concepts.addRelation(f[0]!, f[4]!, f[7]!);
+        concepts.addRelation(f[REL.RXCUI1]!, f[REL.RXCUI2]!, f[REL.RELA]!);
       }
     }
   }

@@ -1,71 +1,13 @@
+import { RRF_LAYOUTS } from '../../plans/tables/rrf-lines.js';
 import { readLines } from '../sources/lines.js';
+
+export { RRF_LAYOUTS };
 
 /** One record of a Rich Release Format file: its 1-based line and its fields. */
 export interface RrfRecord {
   line: number;
   fields: string[];
 }
-
-/**
- * The columns of the RxNorm files we read, in their published order (RxNorm Technical Documentation,
- * §12 "Data Elements"). Every line has these fields, each followed by `|` (so a line splits into one more
- * field, empty, than the layout has).
- */
-export const RRF_LAYOUTS = {
-  RXNCONSO: [
-    'RXCUI',
-    'LAT',
-    'TS',
-    'LUI',
-    'STT',
-    'SUI',
-    'ISPREF',
-    'RXAUI',
-    'SAUI',
-    'SCUI',
-    'SDUI',
-    'SAB',
-    'TTY',
-    'CODE',
-    'STR',
-    'SRL',
-    'SUPPRESS',
-    'CVF',
-  ],
-  RXNSAT: [
-    'RXCUI',
-    'LUI',
-    'SUI',
-    'RXAUI',
-    'STYPE',
-    'CODE',
-    'ATUI',
-    'SATUI',
-    'ATN',
-    'SAB',
-    'ATV',
-    'SUPPRESS',
-    'CVF',
-  ],
-  RXNREL: [
-    'RXCUI1',
-    'RXAUI1',
-    'STYPE1',
-    'REL',
-    'RXCUI2',
-    'RXAUI2',
-    'STYPE2',
-    'RELA',
-    'RUI',
-    'SRUI',
-    'SAB',
-    'SL',
-    'RG',
-    'DIR',
-    'SUPPRESS',
-    'CVF',
-  ],
-} as const;
 
 export type RrfFile = keyof typeof RRF_LAYOUTS;
 
