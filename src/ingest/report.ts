@@ -45,7 +45,12 @@ const REPORTED_REJECTS = 100;
  * A load's summary and the way rows are refused: the first 100 refusals are listed, and a load that
  * refuses more than `allow` + 100 stops reading (the file is not what the kind expects).
  */
-export function createLoadReport(kind: string, files: string[], allow: number) {
+export function createLoadReport(
+  kind: string,
+  files: string[],
+  allow: number,
+  onProgress?: (done: number, total: number) => void,
+) {
   const summary: IngestSummary = {
     kind,
     files,
@@ -74,5 +79,24 @@ export function createLoadReport(kind: string, files: string[], allow: number) {
       );
     }
   };
-  return { summary, reject, checkRejects };
+  let total = 0;
+  let done = 0;
+  const progress = {
+    /** Adds to the bytes the load will read. */
+    expect(bytes: number) {
+      total += bytes;
+    },
+    /** Bytes read so far; the caller hears (done, total). */
+    advance(bytes: number) {
+      done += bytes;
+      onProgress?.(Math.min(done, total), total);
+    },
+  };
+  /** The summary of a stored load: its years and the rows written for them. */
+  const stored = (counts: Map<number, number>): IngestSummary => {
+    summary.years = [...counts.keys()].sort();
+    summary.stored = [...counts.values()].reduce((a, b) => a + b, 0);
+    return summary;
+  };
+  return { summary, reject, checkRejects, progress, stored };
 }

@@ -45,13 +45,16 @@ export async function runStreamIngest(
   datasets: DatasetStore,
   options: IngestOptions,
 ): Promise<IngestSummary> {
-  const { summary, reject, checkRejects } = createLoadReport(format.kind, files, options.allowRejects ?? 0);
-  let total = 0;
-  let done = 0;
+  const { summary, reject, checkRejects, progress, stored } = createLoadReport(
+    format.kind,
+    files,
+    options.allowRejects ?? 0,
+    options.onProgress,
+  );
   let current = files[0] ?? '';
   try {
-    if (format.size) total = await format.size(files);
-    else for (const file of files) total += await sourceSize((current = file));
+    if (format.size) progress.expect(await format.size(files));
+    else for (const file of files) progress.expect(await sourceSize((current = file)));
     const counts = await datasets.load(
       {
         kind: format.kind,
@@ -67,18 +70,13 @@ export async function runStreamIngest(
           year: options.year,
           read: () => void (summary.read += 1),
           reject,
-          progress: (n) => {
-            done += n;
-            options.onProgress?.(Math.min(done, total), total);
-          },
+          progress: progress.advance,
           reading: (file) => void (current = file),
         });
         checkRejects();
       },
     );
-    summary.years = [...counts.keys()].sort();
-    summary.stored = [...counts.values()].reduce((a, b) => a + b, 0);
-    return summary;
+    return stored(counts);
   } catch (error) {
     if (error instanceof IngestError) throw error;
     const unreadable = fileErrorMessage(error, current);

@@ -19,20 +19,19 @@ export async function runIngest(
   options: IngestOptions,
 ): Promise<IngestSummary> {
   const allow = options.allowRejects ?? 0;
-  const { summary, reject, checkRejects } = createLoadReport(format.kind, files, allow);
-  let total = 0;
-  let done = 0;
-  const progress = (n: number) => {
-    done += n;
-    options.onProgress?.(Math.min(done, total), total);
-  };
+  const { summary, reject, checkRejects, progress, stored } = createLoadReport(
+    format.kind,
+    files,
+    allow,
+    options.onProgress,
+  );
 
   // The file being read, to name it when the filesystem refuses (a read error does not carry the path).
   let current = files[0] ?? '';
   try {
     for (const file of files) {
       current = file;
-      total += await sourceSize(file);
+      progress.expect(await sourceSize(file));
     }
     const counts = await datasets.load(
       {
@@ -48,7 +47,7 @@ export async function runIngest(
         for (const file of files) {
           current = file;
           const fileYear = options.year ?? format.yearFromFileName?.(basename(file));
-          const source = await openTabular(file, progress);
+          const source = await openTabular(file, progress.advance);
           if (source.header.length === 0) throw new IngestError(noDataRows(file), summary);
           const missing = format.missingColumns(source.header);
           if (missing.length > 0) {
@@ -90,9 +89,7 @@ export async function runIngest(
         checkRejects();
       },
     );
-    summary.years = [...counts.keys()].sort();
-    summary.stored = [...counts.values()].reduce((a, b) => a + b, 0);
-    return summary;
+    return stored(counts);
   } catch (error) {
     if (error instanceof IngestError) throw error;
     if (error instanceof ArchiveError) throw new IngestError(`${error.message}; nothing was stored`, summary);
