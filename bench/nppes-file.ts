@@ -106,7 +106,12 @@ export interface GeneratedNppesFile {
   rows: number;
   /** Rows of active NPIs (the ones an ingest stores). */
   active: number;
+  /** Prefixes (four letters) of 200 individuals' last names, to search with. */
+  prefixes: string[];
 }
+
+/** The NPI of row `i` of a generated file (10 digits, ascending as in the published file). */
+export const generatedNpi = (i: number) => String(1_000_000_000 + i * 7);
 
 /** Writes `count` rows of generated providers to `path` in the NPPES full replacement file layout. */
 export async function writeNppesFullFile(path: string, count: number): Promise<GeneratedNppesFile> {
@@ -128,9 +133,10 @@ export async function writeNppesFullFile(path: string, count: number): Promise<G
   };
   await put(quoted([...NPPES_COLUMNS]));
   let active = 0;
+  const lastNames = new Set<string>();
   for (let i = 0; i < count; i++) {
     const cells = new Array<string>(NPPES_COLUMNS.length).fill('');
-    const npi = String(1_000_000_000 + i * 7);
+    const npi = generatedNpi(i);
     set(cells, 'NPI', npi);
     if (i % DEACTIVATED_EVERY === DEACTIVATED_EVERY - 1) {
       set(cells, 'NPI Deactivation Date', '05/17/2019');
@@ -144,7 +150,9 @@ export async function writeNppesFullFile(path: string, count: number): Promise<G
     const state = pick(STATES);
     set(cells, 'Entity Type Code', individual ? '1' : '2');
     if (individual) {
-      set(cells, 'Provider Last Name (Legal Name)', word());
+      const last = word();
+      if (lastNames.size < 200) lastNames.add(last);
+      set(cells, 'Provider Last Name (Legal Name)', last);
       set(cells, 'Provider First Name', pick(FIRST));
       set(cells, 'Provider Middle Name', random.int(0, 1) ? pick(FIRST) : '');
       set(cells, 'Provider Name Suffix Text', pick(SUFFIXES));
@@ -197,7 +205,7 @@ export async function writeNppesFullFile(path: string, count: number): Promise<G
   }
   out.end();
   await once(out, 'finish');
-  return { path, rows: count, active };
+  return { path, rows: count, active, prefixes: [...lastNames].map((n) => n.slice(0, 4).toLowerCase()) };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {

@@ -4,6 +4,9 @@ import { parse } from 'csv-parse/sync';
 import { failedIngest, ingestSuite } from '../helpers/ingest-suite.js';
 import { nppesCsv, nuccCsv, registryRecords } from '../helpers/npi-fixture.js';
 import { ingest, skipWithoutSharedData } from '../helpers/shared-data.js';
+import { nppesFormat } from '../../src/ingest/nppes/format.js';
+import { runIngest } from '../../src/ingest/plan-data/run.js';
+import { createDatasetStore } from '../../src/plans/store/datasets.js';
 
 describe(
   'ingest nppes and nucc-taxonomy (real NPI Registry records in the NPPES file layout)',
@@ -119,6 +122,46 @@ describe(
       ]);
       assert.equal(summary.rejectedCount, 0, JSON.stringify(summary.rejected));
       assert.deepEqual(await db().selectFrom('providers').selectAll().orderBy('npi').execute(), before);
+    });
+
+    test("read in a worker thread: the same rows as read on the load's own thread, and its errors as they were", async () => {
+      const file = suite.file('same.csv', nppesCsv());
+      const tables = async () => ({
+        providers: await db().selectFrom('providers').selectAll().orderBy('npi').execute(),
+        terms: await db().selectFrom('provider_terms').selectAll().orderBy(['zip', 'term', 'npi']).execute(),
+      });
+      const datasets = createDatasetStore(db());
+      const threaded = await runIngest(nppesFormat, [file], datasets, { now: Date.now() });
+      const viaThread = await tables();
+      assert.ok(nppesFormat.threadModule, 'NPPES files are read in a worker thread');
+      const here = await runIngest({ ...nppesFormat, threadModule: undefined }, [file], datasets, {
+        now: Date.now(),
+      });
+      assert.deepEqual(here, threaded);
+      assert.deepEqual(await tables(), viaThread);
+      assert.equal(viaThread.providers.length, registryRecords().length);
+
+      const lines = nppesCsv().trimEnd().split('\n');
+      // A file cut inside a quoted cell: a malformed CSV, nothing stored.
+      const cut = suite.file(
+        'cut.csv',
+        [...lines, lines[1]!.slice(0, 40).replace(/,"?[^,]*$/, ',"UNCLOSED')].join('\n'),
+      );
+      const malformed = await failedIngest(suite.storage, 'nppes', [cut]);
+      assert.match(malformed.message, /^malformed CSV \(Quote Not Closed.*; nothing was stored$/);
+      const missing = await failedIngest(suite.storage, 'nppes', [suite.file('gone.csv', '') + '.absent']);
+      assert.match(missing.message, /^no such file: .*gone\.csv\.absent; nothing was stored$/);
+      // More refused rows than a load reports: it stops reading (and its thread) at once.
+      const bad = Array.from({ length: 150 }, (_, i) => lines[1]!.replace(/^"?\d{10}/, String(i)));
+      const refused = await failedIngest(suite.storage, 'nppes', [
+        suite.file('bad.csv', [lines[0], ...bad].join('\n')),
+      ]);
+      assert.match(refused.message, /more than 100 rows rejected; stopped reading/);
+      assert.deepEqual(
+        [refused.summary?.rejected[0]?.line, refused.summary?.rejected[100 - 1]?.line],
+        [2, 101],
+      );
+      assert.deepEqual(await tables(), viaThread, 'the failed loads left the directory as it was');
     });
 
     test('the NUCC list names the codes', async () => {

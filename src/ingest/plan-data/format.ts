@@ -32,6 +32,17 @@ export interface IngestFormat {
   /** One line for `openenroll ingest --help`. */
   summary: string;
   owns: Ownership[];
+  /**
+   * Every column the row handlers read, when they read few of many (NPPES: 46 of 330): rows then carry only
+   * these cells, and the reader splits no further into a line than it must. Absent: rows carry every cell.
+   */
+  columns?: readonly string[];
+  /**
+   * The URL of this format's module (`import.meta.url`), when its rows need nothing from the database and
+   * nothing across files (`start` gets no `db`; `seen` and `finish` are the file's own): a CSV file of it is
+   * then read and turned into writes in a worker thread, beside the load's own thread that stores them.
+   */
+  threadModule?: string;
   /** Names of the columns the file must have (matched after trimming); missing ones abort the load. */
   missingColumns(header: string[]): string[];
   /** Geography with a single vintage may be loaded without a year; everything else needs one. */

@@ -3,6 +3,8 @@ import type { DatasetStore } from '../../plans/store/datasets.js';
 import { openTabular, sourceSize } from '../sources/csv.js';
 import { ArchiveError } from '../sources/zip-entry.js';
 import { Reject, type IngestFormat, type RowHandler } from './format.js';
+import { rowsInThread } from './row-thread.js';
+import { checkHeader, noDataRows, rowOutcome } from './rows.js';
 import { createLoadReport, IngestError, type IngestOptions, type IngestSummary } from '../report.js';
 
 export { IngestError, type IngestOptions, type IngestSummary, type RejectedRow } from '../report.js';
@@ -47,40 +49,36 @@ export async function runIngest(
         for (const file of files) {
           current = file;
           const fileYear = options.year ?? format.yearFromFileName?.(basename(file));
-          const source = await openTabular(file, progress.advance);
-          if (source.header.length === 0) throw new IngestError(noDataRows(file), summary);
-          const missing = format.missingColumns(source.header);
-          if (missing.length > 0) {
-            throw new IngestError(
-              `${file}: not a ${format.kind} file: missing column${missing.length > 1 ? 's' : ''} ` +
-                missing.map((m) => `"${m}"`).join(', '),
-            );
-          }
-          const handler = await format.start({ db: writer.db, year: fileYear, file, seen });
-          handlers.push(handler);
           const readBefore = summary.read;
-          for await (const { line, cells } of source.rows) {
-            summary.read += 1;
-            const rowYear = handler.yearOf?.(cells);
-            if (rowYear !== undefined && !Number.isInteger(rowYear)) {
-              reject(file, line, 'the year column is not a year');
-              continue;
+          if (format.threadModule && !/\.xlsx$/i.test(file)) {
+            for await (const message of rowsInThread(format.threadModule, format.kind, file, fileYear)) {
+              if (message.type === 'header') {
+                checkHeader(format, file, message.header, summary);
+                continue;
+              }
+              summary.read += message.read;
+              progress.advance(message.bytes);
+              for (const [line, reason] of message.rejects) reject(file, line, reason);
+              for (const year of message.years) await writer.startYear(year);
+              for (const [table, columns, values] of message.tables)
+                await writer.addRows(table, columns, values);
             }
-            if (fileYear !== undefined && rowYear !== undefined && rowYear !== fileYear) {
-              reject(file, line, `the row is for ${rowYear}, the load is for ${fileYear}`);
-              continue;
+          } else {
+            const source = await openTabular(file, progress.advance, format.columns);
+            checkHeader(format, file, source.header, summary);
+            const handler = await format.start({ db: writer.db, year: fileYear, file, seen });
+            handlers.push(handler);
+            for await (const { line, cells } of source.rows) {
+              summary.read += 1;
+              let outcome = rowOutcome(format, handler, file, fileYear, cells);
+              if (outcome instanceof Promise) outcome = await outcome;
+              if (outcome instanceof Reject) {
+                reject(file, line, outcome.reason);
+                continue;
+              }
+              await writer.startYear(outcome.year);
+              for (const w of outcome.writes) await writer.add(w);
             }
-            const year = fileYear ?? rowYear ?? (format.yearOptional ? 0 : undefined);
-            if (year === undefined) {
-              throw new IngestError(`${file}: this format has no year column; give --year`);
-            }
-            const result = await handler.row(cells, year);
-            if (result instanceof Reject) {
-              reject(file, line, result.reason);
-              continue;
-            }
-            await writer.startYear(year);
-            for (const w of result) await writer.add(w);
           }
           // A header alone is a truncated export or the wrong file, not a request to empty the dataset.
           if (summary.read === readBefore) throw new IngestError(noDataRows(file), summary);
@@ -101,10 +99,6 @@ export async function runIngest(
     if (unreadable) throw new IngestError(`${unreadable}; nothing was stored`);
     throw error;
   }
-}
-
-function noDataRows(file: string): string {
-  return `no data rows in ${file}; nothing was stored`;
 }
 
 /**

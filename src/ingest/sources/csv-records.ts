@@ -30,17 +30,31 @@ const LF = 10;
 const CR = 13;
 
 /**
+ * A line whose every cell is quoted and holds no quote: the quotes are exactly the delimiters. V8's regular
+ * expressions run as native code; checked once per line, this is cheaper than looking into every cell.
+ */
+const ALL_QUOTED = /^"[^"]*(?:","[^"]*)*"$/;
+
+/**
  * Splits a line whose every cell is quoted (the NPPES file quotes all 330 cells, most of them empty) by
  * its `","` separators, natively: four times faster than splitting by each quote. Undefined unless the
- * line starts and ends with a quote and no cell holds one (then the quotes are exactly the delimiters).
+ * whole line has that shape (a cell with a quote or a line break in it goes to the general readers).
  */
 function splitAllQuotedLine(line: string): string[] | undefined {
-  if (line.length < 2 || line.charCodeAt(0) !== QUOTE || line.charCodeAt(line.length - 1) !== QUOTE) {
-    return undefined;
-  }
-  const record = line.slice(1, -1).split('","');
-  for (let i = 0; i < record.length; i++) if (record[i]!.indexOf('"') !== -1) return undefined;
-  return record;
+  return ALL_QUOTED.test(line) ? line.slice(1, -1).split('","') : undefined;
+}
+
+/**
+ * The same check for a line of which a reader needs a few cells: one expression that matches the whole
+ * line as ALL_QUOTED does and captures only the cells at `positions` (ascending), so one native call does
+ * the checking and the picking (NPPES: 47 of the first 107 of 330 cells, in half the time of splitting).
+ */
+function pickingExpression(positions: readonly number[]): RegExp {
+  const wanted = new Set(positions);
+  const cells = Array.from({ length: positions[positions.length - 1]! + 1 }, (_, i) =>
+    wanted.has(i) ? '([^"]*)' : '[^"]*',
+  );
+  return new RegExp(`^"${cells.join('","')}(?:","[^"]*)*"$`);
 }
 
 /**
@@ -77,10 +91,35 @@ function splitQuotedLine(line: string): string[] | undefined {
 }
 
 export class CsvRecordParser {
+  /** The positions of the cells records carry, once `pick` was called; all cells until then. */
+  #positions: readonly number[] | undefined;
+  #picking: RegExp | undefined;
   /** Text of a record not complete yet (the chunk ended inside it). */
   #pending = '';
   #line = 1;
   #first = true;
+
+  /**
+   * From now on, records carry only the cells at `positions` (ascending, non-empty), in that order (a short
+   * row's missing ones are undefined): a reader that needs few of many cells (NPPES) is spared the rest.
+   */
+  pick(positions: readonly number[]): void {
+    this.#positions = positions;
+    this.#picking = pickingExpression(positions);
+  }
+
+  /** `record` reduced to the picked cells. */
+  #picked(record: string[]): string[] {
+    const positions = this.#positions;
+    return positions ? positions.map((p) => record[p]!) : record;
+  }
+
+  /** A line whose every cell is quoted, split, or undefined when it is not such a line. */
+  #allQuoted(line: string): string[] | undefined {
+    if (!this.#picking) return splitAllQuotedLine(line);
+    const match = this.#picking.exec(line);
+    return match ? match.slice(1) : undefined;
+  }
 
   /** Tokenizes one chunk of text and returns the records it completed. */
   push(chunk: string): CsvRecord[] {
@@ -108,12 +147,18 @@ export class CsvRecordParser {
       if (lf !== -1) {
         const end = lf > pos && text.charCodeAt(lf - 1) === CR ? lf - 1 : lf;
         const line = text.slice(pos, end);
-        const record =
-          line.indexOf('\r') !== -1
-            ? undefined
-            : line.indexOf('"') === -1
-              ? line.split(',')
-              : (splitAllQuotedLine(line) ?? splitQuotedLine(line));
+        let record: string[] | undefined;
+        if (line.indexOf('\r') === -1) {
+          if (line.indexOf('"') === -1) {
+            record = this.#picked(line.split(','));
+          } else {
+            record = this.#allQuoted(line);
+            if (!record) {
+              const split = splitQuotedLine(line);
+              if (split) record = this.#picked(split);
+            }
+          }
+        }
         if (record) {
           if (line !== '') out.push({ record, line: this.#line });
           this.#line += 1;
@@ -183,7 +228,7 @@ export class CsvRecordParser {
         if (c === CR && i + 1 === text.length && !final) return undefined;
         const empty = record.length === 0 && from === start && i === start;
         record.push(from === -1 ? field : text.slice(from, i));
-        if (!empty) out.push({ record, line: this.#line + lines });
+        if (!empty) out.push({ record: this.#picked(record), line: this.#line + lines });
         this.#line += lines + 1;
         return c === CR && text.charCodeAt(i + 1) === LF ? i + 2 : i + 1;
       }
@@ -196,7 +241,7 @@ export class CsvRecordParser {
       );
     }
     record.push(from === -1 ? field : text.slice(from, i));
-    out.push({ record, line: this.#line + lines });
+    out.push({ record: this.#picked(record), line: this.#line + lines });
     return i;
   }
 }

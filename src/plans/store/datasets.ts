@@ -68,6 +68,11 @@ export interface DatasetWriter {
   /** Deletes what the dataset owns for `year` (once per year per load) so the load replaces it. */
   startYear(year: number): Promise<void>;
   add(row: Write): Promise<void>;
+  /**
+   * Adds rows given as their values one after another in the order of `columns` (rows read in a worker
+   * thread arrive so: flat arrays cross threads at a fraction of the cost of objects).
+   */
+  addRows(table: PlanDataTable, columns: readonly string[], values: unknown[]): Promise<void>;
   /** Writes the rows buffered so far (before a statement of the format reads them back). */
   flush(): Promise<void>;
 }
@@ -87,36 +92,30 @@ export interface LoadOptions {
 }
 
 /**
- * One multi-row insert, written out directly: a load inserts millions of rows, and building each batch
- * as a query tree and compiling it cost as much as the database's own work. Every row of a table has the
- * same columns (the format's `write` of that table), so the first row names them. Placeholders are `?`
- * for SQLite, `$n` for PostgreSQL.
+ * The text of one multi-row insert, written out directly: a load inserts millions of rows, and building
+ * each batch as a query tree and compiling it cost as much as the database's own work. Placeholders are
+ * `?` for SQLite, `$n` for PostgreSQL.
  */
-function insertStatement(
+function insertText(
   table: string,
-  rows: Record<string, unknown>[],
+  columns: readonly string[],
+  rows: number,
   numbered: boolean,
   ignoreDuplicates: boolean,
-): CompiledQuery {
-  const columns = Object.keys(rows[0]!);
-  const parameters: unknown[] = [];
+): string {
   const tuples: string[] = [];
-  for (const row of rows) {
+  for (let p = 0, row = 0; row < rows; row++) {
     const marks: string[] = [];
-    for (const column of columns) {
-      const value = row[column];
-      parameters.push(value === undefined ? null : value);
-      marks.push(numbered ? `$${parameters.length}` : '?');
-    }
+    for (let c = 0; c < columns.length; c++) marks.push(numbered ? `$${++p}` : '?');
     tuples.push(`(${marks.join(',')})`);
   }
   const names = columns.map((c) => `"${c}"`).join(',');
   const conflict = ignoreDuplicates ? ' on conflict do nothing' : '';
-  return CompiledQuery.raw(
-    `insert into "${table}" (${names}) values ${tuples.join(',')}${conflict}`,
-    parameters,
-  );
+  return `insert into "${table}" (${names}) values ${tuples.join(',')}${conflict}`;
 }
+
+/** How many rows of `columns` columns one insert statement takes. */
+const rowsPerStatement = (columns: number) => Math.min(MAX_BATCH, Math.floor(MAX_PARAMETERS / columns));
 
 /** The file names of two `source` lists (", "-separated), each once, in name order. */
 function mergeSources(earlier: string, added: string): string {
@@ -140,11 +139,37 @@ export function createDatasetStore(db: Kysely<Database>) {
       return db.transaction().execute(async (trx) => {
         const counts = new Map<number, number>();
         const buffers = new Map<PlanDataTable, Record<string, unknown>[]>();
+        const ignoreDuplicates = options.ignoreDuplicates ?? false;
+        // Insert texts by table, columns and row count: most batches are full, so a load writes a handful
+        // of texts, and the same text object finds its prepared statement at once.
+        const texts = new Map<string, string>();
+        /** Inserts rows given as their values one after another, in the order of `columns`. */
+        const insert = async (table: PlanDataTable, columns: readonly string[], parameters: unknown[]) => {
+          const rows = parameters.length / columns.length;
+          const key = `${table} ${rows} ${columns.join(',')}`;
+          let text = texts.get(key);
+          if (text === undefined)
+            texts.set(key, (text = insertText(table, columns, rows, numbered, ignoreDuplicates)));
+          await trx.executeQuery(CompiledQuery.raw(text, parameters));
+        };
         const flush = async (table: PlanDataTable) => {
           const rows = buffers.get(table);
           if (!rows || rows.length === 0) return;
           buffers.set(table, []);
-          await trx.executeQuery(insertStatement(table, rows, numbered, options.ignoreDuplicates ?? false));
+          // Every row of a table has the same columns (the format's `write` of that table): the first names them.
+          const columns = Object.keys(rows[0]!);
+          const parameters: unknown[] = [];
+          for (const row of rows) {
+            for (const column of columns) {
+              const value = row[column];
+              parameters.push(value === undefined ? null : value);
+            }
+          }
+          await insert(table, columns, parameters);
+        };
+        /** Adds `rows` written rows to the count of their year (of every year begun, for tables without one). */
+        const count = (rows: number, year: unknown) => {
+          for (const [y, n] of counts) if (year === undefined || year === y) counts.set(y, n + rows);
         };
         let wiped = false;
         const writer: DatasetWriter = {
@@ -168,11 +193,21 @@ export function createDatasetStore(db: Kysely<Database>) {
             let rows = buffers.get(row.table);
             if (!rows) buffers.set(row.table, (rows = []));
             rows.push(row.values as Record<string, unknown>);
-            const year = (row.values as { year?: number }).year;
-            for (const [y, n] of counts) if (year === undefined || year === y) counts.set(y, n + 1);
-            const columns = Object.keys(row.values).length;
-            if (rows.length >= Math.min(MAX_BATCH, Math.floor(MAX_PARAMETERS / columns)))
-              await flush(row.table);
+            count(1, (row.values as { year?: number }).year);
+            if (rows.length >= rowsPerStatement(Object.keys(row.values).length)) await flush(row.table);
+          },
+          async addRows(table, columns, values) {
+            await flush(table);
+            const width = columns.length;
+            const yearAt = columns.indexOf('year');
+            if (yearAt === -1) count(values.length / width, undefined);
+            else for (let i = yearAt; i < values.length; i += width) count(1, values[i]);
+            const step = rowsPerStatement(width) * width;
+            for (let start = 0; start < values.length; start += step) {
+              const parameters =
+                start === 0 && values.length <= step ? values : values.slice(start, start + step);
+              await insert(table, columns, parameters);
+            }
           },
           async flush() {
             for (const table of buffers.keys()) await flush(table);
