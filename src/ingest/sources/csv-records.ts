@@ -100,25 +100,25 @@ export class CsvRecordParser {
   #first = true;
 
   /**
-   * From now on, records carry only the cells at `positions` (ascending, non-empty), in that order (a short
-   * row's missing ones are undefined): a reader that needs few of many cells (NPPES) is spared the rest.
+   * From now on, records carry only the cells at `positions` (ascending, non-empty), in that order from
+   * their second element on (the first is unused: a regular expression's match is the record as it is); a
+   * short row's missing ones are undefined. A reader that needs few of many cells (NPPES) is spared the rest.
    */
   pick(positions: readonly number[]): void {
     this.#positions = positions;
     this.#picking = pickingExpression(positions);
   }
 
-  /** `record` reduced to the picked cells. */
-  #picked(record: string[]): string[] {
+  /** `record` reduced to the picked cells (after an unused first element, as a match's), once `pick` was called. */
+  picked(record: string[]): string[] {
     const positions = this.#positions;
-    return positions ? positions.map((p) => record[p]!) : record;
+    return positions ? ['', ...positions.map((p) => record[p]!)] : record;
   }
 
-  /** A line whose every cell is quoted, split, or undefined when it is not such a line. */
+  /** A line whose every cell is quoted, split (picked: the match itself), or undefined when it is not such a line. */
   #allQuoted(line: string): string[] | undefined {
     if (!this.#picking) return splitAllQuotedLine(line);
-    const match = this.#picking.exec(line);
-    return match ? match.slice(1) : undefined;
+    return this.#picking.exec(line) ?? undefined;
   }
 
   /** Tokenizes one chunk of text and returns the records it completed. */
@@ -150,12 +150,12 @@ export class CsvRecordParser {
         let record: string[] | undefined;
         if (line.indexOf('\r') === -1) {
           if (line.indexOf('"') === -1) {
-            record = this.#picked(line.split(','));
+            record = this.picked(line.split(','));
           } else {
             record = this.#allQuoted(line);
             if (!record) {
               const split = splitQuotedLine(line);
-              if (split) record = this.#picked(split);
+              if (split) record = this.picked(split);
             }
           }
         }
@@ -228,7 +228,7 @@ export class CsvRecordParser {
         if (c === CR && i + 1 === text.length && !final) return undefined;
         const empty = record.length === 0 && from === start && i === start;
         record.push(from === -1 ? field : text.slice(from, i));
-        if (!empty) out.push({ record: this.#picked(record), line: this.#line + lines });
+        if (!empty) out.push({ record: this.picked(record), line: this.#line + lines });
         this.#line += lines + 1;
         return c === CR && text.charCodeAt(i + 1) === LF ? i + 2 : i + 1;
       }
@@ -241,7 +241,7 @@ export class CsvRecordParser {
       );
     }
     record.push(from === -1 ? field : text.slice(from, i));
-    out.push({ record: this.#picked(record), line: this.#line + lines });
+    out.push({ record: this.picked(record), line: this.#line + lines });
     return i;
   }
 }

@@ -60,7 +60,8 @@ export async function sourceSize(file: string): Promise<number> {
 
 /**
  * A function that makes a row's cells (by header name; '' for a short row's missing ones) from its record,
- * whose cells are those of `header` in order, or of `header`'s columns at `positions` when the reader picks.
+ * whose cells are those of `header` in order, or, when the reader picks, those of `header`'s columns at
+ * `positions` from the record's second element on (CsvRecordParser.pick).
  * It is written as one object literal for the file's header, as d3-dsv does: V8 builds such an object from
  * a template with every property in place, where a loop of 330 keyed stores (the NPPES file) turns the
  * object into a hash table, ten times slower (10 s of a 26 s load of 200,000 NPPES rows). The names
@@ -71,9 +72,9 @@ function cellsBuilder(
   header: string[],
   positions: readonly number[] | undefined,
 ): (record: string[]) => Record<string, string> {
-  const properties = (positions ?? header.map((_, i) => i)).map(
-    (column, i) => `${JSON.stringify(header[column])}: r[${i}] ?? ''`,
-  );
+  const properties = positions
+    ? positions.map((column, i) => `${JSON.stringify(header[column])}: r[${i + 1}] ?? ''`)
+    : header.map((name, i) => `${JSON.stringify(name)}: r[${i}] ?? ''`);
   return new Function('r', `return {${properties.join(', ')}};`) as (
     record: string[],
   ) => Record<string, string>;
@@ -119,7 +120,7 @@ async function openCsv(input: Readable, columns?: readonly string[]): Promise<Ta
   const picking = positions && positions.length > 0 ? positions : undefined;
   if (picking) {
     parser.pick(picking);
-    pending = pending.map(({ record, line }) => ({ record: picking.map((p) => record[p]!), line }));
+    pending = pending.map(({ record, line }) => ({ record: parser.picked(record), line }));
   }
   const cellsOf = cellsBuilder(header, picking);
   async function* rows(): AsyncGenerator<SourceRow> {

@@ -1,12 +1,13 @@
+const NOT_ASCII = /[\u0080-\uffff]/;
+
 /**
  * The words of a drug name or a query, for typeahead: lower case, accents dropped, split on anything
  * that is not a letter or digit ("0.09 MG/ACTUAT" → 0, 09, mg, actuat). Ingest and search split alike,
  * so a query word matches the start of a name word.
  */
 export function wordsOf(text: string): string[] {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  // ASCII text is its own NFKD form and has no accents to drop (most names: a third of the cost).
+  return (!NOT_ASCII.test(text) ? text : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, ''))
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((word) => word !== '');
