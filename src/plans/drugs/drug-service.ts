@@ -1,5 +1,5 @@
 import type { DrugRecord, DrugStore } from '../store/drugs.js';
-import { drugCoverage, type DrugCoverage, type FormularyFacts } from './coverage.js';
+import { drugCoverage, flatIds, type DrugCoverage, type FormularyFacts } from './coverage.js';
 import { wordsOf } from './words.js';
 
 /** The CMS document's Drug (definitions/Drug); fields RxNorm gave no value for are left out. */
@@ -65,7 +65,9 @@ function createListingCache(store: DrugStore) {
         [...new Set(missing.map(([issuer]) => issuer))],
         [...new Set(missing.map(([, rxcui]) => rxcui))],
       );
-      const found = new Map(rows.map((r) => [`${year}:${r.issuerId}:${r.rxcui}`, new Set(r.planIds)]));
+      const found = new Map(
+        rows.map((r) => [`${year}:${r.issuerId}:${r.rxcui}`, new Set(flatIds(r.planIds))]),
+      );
       for (const [issuer, rxcui] of missing) {
         const key = `${year}:${issuer}:${rxcui}`;
         // An issuer that does not list the drug is kept too (as no plans), so it is not asked again.
