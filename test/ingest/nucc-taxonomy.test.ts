@@ -2,22 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { failedIngest, ingestSuite } from '../helpers/ingest-suite.js';
 import { ingest } from '../helpers/shared-data.js';
+import { NUCC_COLUMNS } from '../../src/plans/tables/taxonomy-codes.js';
 
 // Real taxonomy codes of the recorded NPI Registry answers (../shared/data/providers/, PROVENANCE.md) with
 // the registry's `desc` for each, split where the registry joins classification and specialization
 // (207RX0202X "Internal Medicine Medical Oncology", 367500000X "Nurse Anesthetist, Certified Registered").
 // The registry's desc stands in for the NUCC Display Name, which the recorded answers do not carry;
 // Grouping, Definition and Notes are not read and left empty.
-const HEADER = [
-  'Code',
-  'Grouping',
-  'Classification',
-  'Specialization',
-  'Definition',
-  'Notes',
-  'Display Name',
-  'Section',
-];
+const HEADER: readonly string[] = NUCC_COLUMNS;
 const TAXONOMIES = [
   ['207RX0202X', 'Internal Medicine', 'Medical Oncology', 'Internal Medicine Medical Oncology'],
   ['367500000X', 'Nurse Anesthetist, Certified Registered', '', 'Nurse Anesthetist, Certified Registered'],

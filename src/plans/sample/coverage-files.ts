@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { RXNORM_CONCEPTS } from '../tables/rxnorm-concepts.js';
 import { NPPES_COLUMNS } from '../tables/nppes-columns.js';
 import { rrfAtom, rrfRelation } from '../tables/rrf-lines.js';
-import { SAMPLE_TAXONOMY_CODES } from '../tables/taxonomy-codes.js';
+import { NUCC_COLUMNS, SAMPLE_TAXONOMY_CODES } from '../tables/taxonomy-codes.js';
 import { buildSampleCoverage, type SampleCoverage } from './coverage.js';
 import type { SampleMarket } from './market.js';
 
@@ -32,16 +32,7 @@ async function writeRxnorm(dir: string): Promise<string> {
 
 async function writeNucc(dir: string): Promise<string> {
   const path = join(dir, 'nucc_taxonomy_sample.csv');
-  const header = [
-    'Code',
-    'Grouping',
-    'Classification',
-    'Specialization',
-    'Definition',
-    'Notes',
-    'Display Name',
-    'Section',
-  ];
+  const header = [...NUCC_COLUMNS];
   const rows = SAMPLE_TAXONOMY_CODES.map((t) => [
     t.code,
     '',

@@ -23,3 +23,15 @@ export const SAMPLE_TAXONOMY_CODES: readonly TaxonomyCode[] = [
   { code: '103TC0700X', classification: 'Psychologist', specialization: 'Clinical', displayName: 'Psychologist Clinical', individual: true },
   { code: '261QD0000X', classification: 'Clinic/Center', specialization: 'Dental', displayName: 'Clinic/Center Dental', individual: false },
 ];
+
+/** The header of the NUCC Health Care Provider Taxonomy CSV (`nucc_taxonomy_NNN.csv`), in its published order. */
+export const NUCC_COLUMNS = [
+  'Code',
+  'Grouping',
+  'Classification',
+  'Specialization',
+  'Definition',
+  'Notes',
+  'Display Name',
+  'Section',
+] as const;
