@@ -35,6 +35,16 @@ export interface Config {
   readonly sampleMarket: boolean;
   /** Plan API: how far `/providers/search` looks from the caller's ZIP, in miles. */
   readonly providerRadiusMiles: number;
+  /**
+   * Plan API bulk data: a public base URL the documents are uploaded to (`openenroll export bulk`); when
+   * set, `/data/*` answers 302 to `<url>/<year>/<name>.json`, as the deployed service redirects to S3.
+   */
+  readonly bulkDataUrl: string | undefined;
+  /**
+   * Price lookup: the `amaLicense` values accepted. `any`: the header is required, any value is
+   * accepted; `none`: not required; else the listed values only.
+   */
+  readonly pplAmaLicense: AmaLicensePolicy;
   /** PostgreSQL: connections in the pool of each instance. */
   readonly dbPoolSize: number;
   /** PostgreSQL: how long a request waits for a connection before it is answered 503. */
@@ -52,6 +62,9 @@ export interface Config {
   /** `/metrics` on the service's port for `Authorization: Bearer <token>`; unset: not served there. */
   readonly metricsToken: string | undefined;
 }
+
+export type AmaLicensePolicy =
+  { kind: 'any' } | { kind: 'none' } | { kind: 'listed'; values: readonly string[] };
 
 export class ConfigError extends Error {
   constructor(
@@ -131,6 +144,21 @@ function sandboxApiKey(env: Env): string {
   return raw;
 }
 
+function optionalUrl(env: Env, name: string): string | undefined {
+  return env[name] ? url(env, name, '') : undefined;
+}
+
+function amaLicense(env: Env): AmaLicensePolicy {
+  const raw = (env.PPL_AMA_LICENSE ?? '').trim();
+  if (raw === '' || raw === 'any') return { kind: 'any' };
+  if (raw === 'none') return { kind: 'none' };
+  const values = raw.split(',').map((v) => v.trim());
+  if (values.some((v) => !/^[\x21-\x7e]{1,200}$/.test(v))) {
+    throw new ConfigError('PPL_AMA_LICENSE', 'expected any, none, or comma-separated printable values');
+  }
+  return { kind: 'listed', values };
+}
+
 function metricsToken(env: Env): string | undefined {
   const raw = env.METRICS_TOKEN;
   if (raw === undefined || raw === '') return undefined;
@@ -167,6 +195,8 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxApiKey: sandboxApiKey(env),
     sampleMarket: bool(env, 'SAMPLE_MARKET', true),
     providerRadiusMiles: integer(env, 'PROVIDER_RADIUS_MILES', 25, 1, 500),
+    bulkDataUrl: optionalUrl(env, 'BULK_DATA_URL'),
+    pplAmaLicense: amaLicense(env),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
     dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 600_000),
     dbQueryTimeoutMs: integer(env, 'DB_QUERY_TIMEOUT_MS', 10_000, 0, 3_600_000),

@@ -3,6 +3,7 @@ import { ConfigError } from './config.js';
 import { registerAppCommands } from './commands/apps.js';
 import { CommandError } from './commands/context.js';
 import { registerEnrolleeCommands } from './commands/enrollees.js';
+import { registerExportCommands } from './commands/export.js';
 import { registerFhirCommands } from './commands/fhir.js';
 import { registerIngestCommands } from './commands/ingest.js';
 import { registerKeyCommands } from './commands/keys.js';
@@ -25,6 +26,7 @@ registerFhirCommands(program);
 registerIngestCommands(program);
 registerKeyCommands(program);
 registerSampleMarketCommands(program);
+registerExportCommands(program);
 
 try {
   await program.parseAsync(process.argv);

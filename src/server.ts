@@ -50,6 +50,9 @@ import { createRatingAreaStore } from './plans/store/rating-areas.js';
 import { createSampleTracker } from './plans/gateway/sample-data.js';
 import { createMemoryCounters } from './storage/counters.js';
 import { ensureSandboxApiKey } from './plans/sandbox-key.js';
+import { createBulkService } from './plans/bulk/build.js';
+import { createBulkDocumentStore } from './plans/store/bulk-documents.js';
+import { createBulkSourceStore } from './plans/store/bulk-sources.js';
 
 /** Everything a running service holds open, so it can be closed in one call. */
 export interface Service {
@@ -163,6 +166,11 @@ export function plansDeps(config: Config, storage: Storage, redis?: RedisLink, n
     providers: createProviderService(createProviderStore(storage.db), {
       radiusMiles: config.providerRadiusMiles,
     }),
+    bulk: createBulkService({
+      documents: createBulkDocumentStore(storage.db),
+      sources: createBulkSourceStore(storage.db),
+      now,
+    }),
     rateCounters: rateCounters(redis, config.redisKeyPrefix),
     samples,
     now,
@@ -170,6 +178,7 @@ export function plansDeps(config: Config, storage: Storage, redis?: RedisLink, n
       publicUrl: config.publicUrl,
       sandbox: config.mode === 'sandbox',
       providerRadiusMiles: config.providerRadiusMiles,
+      bulkDataUrl: config.bulkDataUrl,
     },
   };
 }

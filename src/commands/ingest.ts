@@ -3,6 +3,7 @@ import cliProgress from 'cli-progress';
 import { createDatasetStore } from '../plans/store/datasets.js';
 import { ingestKind, ingestKinds } from '../ingest/kinds.js';
 import { IngestError, type IngestSummary } from '../ingest/report.js';
+import { describeBuilds, refreshBulkData } from '../ingest/bulk-data.js';
 import { CommandError, wholeNumberOption, withStorage } from './context.js';
 
 function printSummary(summary: IngestSummary): void {
@@ -89,6 +90,9 @@ export function registerIngestCommands(program: Command): void {
             bar?.stop();
             if (opts.json) console.log(JSON.stringify(summary));
             else printSummary(summary);
+            // The bulk documents that read this kind, built now that the load has committed.
+            const builds = (await refreshBulkData(storage.db, Date.now())).filter((b) => b.document);
+            if (!opts.json) for (const line of describeBuilds(builds)) console.log(line);
           } catch (error) {
             bar?.stop();
             if (error instanceof IngestError) {

@@ -6,9 +6,10 @@ import { mrPufFormat } from './mr-puf/format.js';
 import { rxnormFormat } from './rxnorm/format.js';
 import { runStreamIngest, type StreamFormat } from './streamed.js';
 import { zipLocationsFormat } from './zip-locations/format.js';
+import { decileMappingFormat } from './decile-mapping/format.js';
 
 /** The kinds read as one table per file, then those that read their files themselves. */
-const streamFormats: StreamFormat[] = [zipLocationsFormat, rxnormFormat, mrPufFormat()];
+const streamFormats: StreamFormat[] = [zipLocationsFormat, rxnormFormat, mrPufFormat(), decileMappingFormat];
 
 /** Every ingest kind with its one-line summary, in the order a first full load would run them. */
 export const ingestKinds: { kind: string; summary: string }[] = [...ingestFormats, ...streamFormats];

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ingestKind } from './kinds.js';
+import { refreshBulkData } from './bulk-data.js';
 import { ingestFormats } from './plan-data/formats/index.js';
 import type { IngestSummary } from './report.js';
 import { loadBundledZipPoints } from './zip-locations/bundled.js';
@@ -74,6 +75,7 @@ async function load(storage: Storage, now: number, seed: number): Promise<Sample
     // Real ZIP points (not sample: the 2021 Census Gazetteer, bundled) for provider distances.
     if (!alreadyLoaded(before, 'zip-locations', year))
       summaries.push(await loadBundledZipPoints(datasets, now));
+    await refreshBulkData(storage.db, now);
     return { year, summaries };
   } finally {
     await rm(dir, { recursive: true, force: true });

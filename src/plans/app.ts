@@ -3,6 +3,7 @@ import type { ApiKeyScheme } from '../shared/openapi.js';
 import type { PlansDeps } from './deps.js';
 import { apiKeyGate } from './gateway/api-key.js';
 import { sampleLabel } from './gateway/sample-data.js';
+import { registerBulkDataRoutes } from './routes/bulk-data.js';
 import { registerCrosswalkRoutes } from './routes/crosswalk.js';
 import { registerDrugRoutes } from './routes/drugs.js';
 import { registerProviderRoutes } from './routes/providers.js';
@@ -74,6 +75,7 @@ export async function registerPlansService(app: App, deps: PlansDeps): Promise<v
       registerDrugRoutes(api, deps);
       registerProviderRoutes(api, deps);
       registerCoverageRoutes(api, deps);
+      registerBulkDataRoutes(api, deps);
     },
     { prefix: PLAN_API_PREFIX },
   );

@@ -1,5 +1,6 @@
 import type { Counters } from '../shared/counters.js';
 import type { ApiKeyStore } from './store/api-keys.js';
+import type { BulkService } from './bulk/build.js';
 import type { CrosswalkStore } from './store/crosswalk.js';
 import type { DatasetStore } from './store/datasets.js';
 import type { DrugService } from './drugs/drug-service.js';
@@ -30,6 +31,8 @@ export interface PlansDeps {
   crosswalks: CrosswalkStore;
   drugs: DrugService;
   providers: ProviderService;
+  /** The `/data/*` documents: built once per data load, stored compressed. */
+  bulk: BulkService;
   /** Rate-limit counters: in this process, or in Redis when several instances share one budget. */
   rateCounters: Counters;
   samples: SampleTracker;
@@ -39,5 +42,7 @@ export interface PlansDeps {
     sandbox: boolean;
     /** How far `/providers/search` looks from the caller's ZIP. */
     providerRadiusMiles: number;
+    /** Where `/data/*` redirects (`<url>/<year>/<name>.json`); undefined: the documents are served here. */
+    bulkDataUrl: string | undefined;
   };
 }

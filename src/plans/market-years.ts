@@ -31,3 +31,12 @@ function readMarketYears(datasets: DatasetInfo[]): MarketYears {
   const real = sorted(plans.filter((d) => !d.sample));
   return { current: real.at(-1) ?? years.at(-1), supported: years };
 }
+
+/**
+ * The years bulk data is served for (seed: "only for the current and the previous market year"): the
+ * current market year, else the calendar year of `now`, and the year before it.
+ */
+export function bulkDataYears(datasets: DatasetInfo[], now: number): readonly [number, number] {
+  const current = marketYears(datasets).current ?? new Date(now).getUTCFullYear();
+  return [current - 1, current];
+}

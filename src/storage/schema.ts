@@ -401,6 +401,50 @@ export interface IssuerDrugsTable {
   plan_ids: string;
 }
 
+export interface BulkDocumentsTable {
+  name: string;
+  year: number;
+  etag: string;
+  version: string;
+  sample: number;
+  bytes: number;
+  gzip_bytes: number;
+  chunks: number;
+  built_at: number;
+  build_ms: number;
+}
+
+export interface BulkChunksTable {
+  etag: string;
+  seq: number;
+  data: Uint8Array;
+}
+
+export interface DecileMappingsTable {
+  year: number;
+  utilization: string;
+  gender: string;
+  age_max: number;
+  decile: number;
+}
+
+export interface PplCostsTable {
+  year: number;
+  facility_type: string;
+  code: string;
+  description: string;
+  indicator: string;
+  apc: string | null;
+  total_cents: number;
+  copay_cents: number;
+}
+
+export interface PplProceduresTable {
+  code: string;
+  description: string;
+  frequency: number;
+}
+
 export interface Database {
   apps: AppsTable;
   enrollees: EnrolleesTable;
@@ -440,4 +484,9 @@ export interface Database {
   plan_drugs: PlanDrugsTable;
   issuer_drugs: IssuerDrugsTable;
   network_providers: NetworkProvidersTable;
+  bulk_documents: BulkDocumentsTable;
+  bulk_chunks: BulkChunksTable;
+  decile_mappings: DecileMappingsTable;
+  ppl_costs: PplCostsTable;
+  ppl_procedures: PplProceduresTable;
 }

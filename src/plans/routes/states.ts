@@ -13,7 +13,7 @@ import { yearOrCurrent } from './market-year.js';
 import { MARKETPLACE_RULE, marketplacesOf } from './marketplace.js';
 import { errorResponses } from './schemas.js';
 import { PovertyGuideline, State, StateMedicaid } from './shapes.js';
-import { toStateMedicaid } from './state-medicaid.js';
+import { toStateMedicaid } from '../eligibility/state-medicaid.js';
 
 const tags = ['plan-api'];
 

@@ -27,7 +27,10 @@ export type PlanDataTable =
   | 'coverage_plans'
   | 'plan_drugs'
   | 'issuer_drugs'
-  | 'network_providers';
+  | 'network_providers'
+  | 'decile_mappings'
+  | 'ppl_costs'
+  | 'ppl_procedures';
 
 /** One row for one table, typed by the table. */
 export type Write = { [T in PlanDataTable]: { table: T; values: Insertable<Database[T]> } }[PlanDataTable];

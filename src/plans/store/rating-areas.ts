@@ -15,7 +15,7 @@ export interface RatingAreaAnswer {
   year: number;
 }
 
-interface TableRow {
+export interface TableRow {
   year: number;
   fips: string;
   zip3: string;
@@ -23,7 +23,7 @@ interface TableRow {
 }
 
 /** For each (fips, zip3) key, its row of the latest year (the rows are of one state, years ≤ Y). */
-function latestByKey(rows: TableRow[]): Map<string, TableRow> {
+export function latestByKey(rows: TableRow[]): Map<string, TableRow> {
   const latest = new Map<string, TableRow>();
   for (const row of rows) {
     const key = `${row.fips}|${row.zip3}`;
@@ -57,17 +57,42 @@ function fromTables(latest: Map<string, TableRow>, fips: string, zip3: string): 
   return county;
 }
 
+/**
+ * The rating area of a place in plan year Y from the tables' rows (`latest`: each key at its latest year
+ * ≤ Y, of the place's state) and the areas the QHP Landscape of Y gives its county (`landscape`):
+ * - a table row of Y itself (step order above) wins;
+ * - else the QHP Landscape of Y, when loaded: the county's area when it gives one; when it lists the
+ *   county in several areas (Idaho 2017: Ada in 5 and 6), the area a ZIP3 table (any year ≤ Y) gives
+ *   the ZIP, if it is one of them — otherwise undetermined rather than a guess;
+ * - else the tables' latest rows before Y.
+ */
+export function resolveRatingArea(
+  latest: Map<string, TableRow>,
+  landscape: ReadonlySet<number>,
+  place: { year: number; fips: string; zip3: string },
+): RatingAreaAnswer | undefined {
+  const { year, fips, zip3 } = place;
+  const table = fromTables(latest, fips, zip3);
+  const fromTable = (row: TableRow): RatingAreaAnswer => ({
+    area: row.area,
+    kinds: ['rating-areas'],
+    year: row.year,
+  });
+  if (table && table.year === year) return fromTable(table);
+  if (landscape.size === 1) return { area: [...landscape][0]!, kinds: ['landscape'], year };
+  if (landscape.size > 1) {
+    const byZip = zip3Row(latest, fips, zip3);
+    return byZip && landscape.has(byZip.area)
+      ? { area: byZip.area, kinds: ['landscape', 'rating-areas'], year }
+      : undefined;
+  }
+  return table && fromTable(table);
+}
+
 /** Geographic rating areas (45 CFR 147.102(b)): the loaded tables, and the QHP Landscape's per-county column. */
 export function createRatingAreaStore(db: Kysely<Database>) {
   return {
-    /**
-     * The rating area of a place in plan year Y, or undefined when it cannot be determined:
-     * - a table row of Y itself (step order above) wins;
-     * - else the QHP Landscape of Y, when loaded: the county's area when it gives one; when it lists the
-     *   county in several areas (Idaho 2017: Ada in 5 and 6), the area a ZIP3 table (any year ≤ Y) gives
-     *   the ZIP, if it is one of them — otherwise undetermined rather than a guess;
-     * - else the tables' latest rows before Y.
-     */
+    /** The rating area of a place in plan year Y (`resolveRatingArea`), or undefined when undetermined. */
     async findRatingArea({
       year,
       state,
@@ -95,22 +120,11 @@ export function createRatingAreaStore(db: Kysely<Database>) {
       const latest = latestByKey(
         rows.map((r) => ({ year: Number(r.year), fips: r.fips, zip3: r.zip3, area: Number(r.area) })),
       );
-      const table = fromTables(latest, fips, zip3);
-      const fromTable = (row: TableRow): RatingAreaAnswer => ({
-        area: row.area,
-        kinds: ['rating-areas'],
-        year: row.year,
+      return resolveRatingArea(latest, new Set(landscape.map((r) => Number(r.rating_area))), {
+        year,
+        fips,
+        zip3,
       });
-      if (table && table.year === year) return fromTable(table);
-      const areas = new Set(landscape.map((r) => Number(r.rating_area)));
-      if (areas.size === 1) return { area: [...areas][0]!, kinds: ['landscape'], year };
-      if (areas.size > 1) {
-        const byZip = zip3Row(latest, fips, zip3);
-        return byZip && areas.has(byZip.area)
-          ? { area: byZip.area, kinds: ['landscape', 'rating-areas'], year }
-          : undefined;
-      }
-      return table && fromTable(table);
     },
   };
 }

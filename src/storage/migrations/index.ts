@@ -7,6 +7,7 @@ import * as fhirPageIndex from './0005-fhir-page-index.js';
 import * as planData from './0006-plan-data.js';
 import * as datasetDuration from './0007-dataset-duration.js';
 import * as coverage from './0008-coverage.js';
+import * as bulkAndPrices from './0009-bulk-and-prices.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-plan-data': planData,
   '0007-dataset-duration': datasetDuration,
   '0008-coverage': coverage,
+  '0009-bulk-and-prices': bulkAndPrices,
 };
