@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
+import { closeObjects, readCmsDocument } from '../helpers/cms-document.js';
 import { ingest, sharedData, skipWithoutSharedData } from '../helpers/shared-data.js';
 import { nppesCsv, nuccCsv } from '../helpers/npi-fixture.js';
 import { writeBundledGazetteer } from '../../src/ingest/zip-locations/bundled.js';
@@ -204,24 +204,9 @@ const CORRECTIONS: { where: string; change: string; reason: string; apply(doc: D
   },
 ];
 
-const here = dirname(fileURLToPath(import.meta.url));
-const DOCUMENT = resolve(here, '../../../shared/reference/marketplace-api/openapi.json');
-
-/** Every object schema of the document made closed (no property it does not name). */
-function closeObjects(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(closeObjects);
-  if (typeof node !== 'object' || node === null) return;
-  const schema = node as Schema;
-  const properties = schema.properties as Schema | undefined;
-  if (properties && Object.keys(properties).length > 0 && schema.additionalProperties === undefined) {
-    schema.additionalProperties = false;
-  }
-  Object.values(schema).forEach(closeObjects);
-}
-
 /** Validators for a path's 200 answer and the error bodies, from the document with `corrections` applied. */
 function validators(corrections: typeof CORRECTIONS) {
-  const doc = JSON.parse(readFileSync(DOCUMENT, 'utf8')) as Document;
+  const doc = readCmsDocument<Document>();
   closeObjects(doc.definitions);
   for (const path of Object.values(doc.paths)) {
     closeObjects(path.get?.responses);
