@@ -211,17 +211,18 @@ async function cycledLoad<T extends CycledTarget>(
   return { ...outcome, failures: recorder.failures, samples: recorder.samples, malformed };
 }
 
-/** Bearer GETs for `durationSeconds`, cycling through `targets` (`cycledLoad`). */
+/** Bearer GETs for `durationSeconds`, cycling through `targets` (`cycledLoad`), with `headers` more. */
 export function getLoad(
   base: string,
   authorization: string,
   targets: GetTarget[],
   connections: number,
   durationSeconds: number,
+  headers: Record<string, string> = {},
 ): Promise<LoadResult> {
   return cycledLoad(base, targets, connections, durationSeconds, () => ({
     method: 'GET',
-    headers: { authorization },
+    headers: { ...(authorization ? { authorization } : {}), ...headers },
   }));
 }
 

@@ -112,7 +112,7 @@ function registerDocument(api: App, deps: PlansDeps, definition: BulkDefinition)
         return reply.send(stream as never);
       }
       reply.header('content-length', document.bytes);
-      const gunzip = createGunzip();
+      const gunzip = createGunzip({ chunkSize: 128 * 1024 });
       stream.on('error', (error) => gunzip.destroy(error));
       return reply.send(stream.pipe(gunzip) as never);
     },
