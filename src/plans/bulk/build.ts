@@ -5,6 +5,35 @@ import type { BulkDocument, BulkDocumentStore } from '../store/bulk-documents.js
 import type { BulkSourceStore } from '../store/bulk-sources.js';
 import { BULK_DOCUMENTS, type BulkDefinition, type BulkValue } from './documents.js';
 
+/** Stored chunks kept in memory, shared by every request (chunks never change: they are keyed by ETag). */
+const CACHE_BYTES = 32 * 1024 * 1024;
+
+/** A bounded least-recently-used cache of chunks, by ETag and number. */
+function chunkCache(limit: number) {
+  const chunks = new Map<string, Uint8Array>();
+  let bytes = 0;
+  return {
+    get(key: string): Uint8Array | undefined {
+      const chunk = chunks.get(key);
+      if (chunk) {
+        chunks.delete(key);
+        chunks.set(key, chunk);
+      }
+      return chunk;
+    },
+    set(key: string, chunk: Uint8Array): void {
+      if (chunk.length > limit || chunks.has(key)) return;
+      chunks.set(key, chunk);
+      bytes += chunk.length;
+      for (const [oldest, old] of chunks) {
+        if (bytes <= limit) break;
+        chunks.delete(oldest);
+        bytes -= old.length;
+      }
+    },
+  };
+}
+
 /** Bumped when a document's layout changes, so documents built by an older release are built again. */
 const LAYOUT = 1;
 /** Bytes of gzip per stored chunk: what one request holds in memory at a time. */
@@ -116,6 +145,8 @@ export function createBulkService({ documents, sources, now }: BulkServiceDeps) 
   const building = new Map<string, Promise<BulkBuild>>();
   // The last answer for each document by version: a request after it reads no row to learn the ETag.
   const known = new Map<string, { version: string; build: BulkBuild }>();
+  // PostgreSQL sends bytea as hex text: reading 128 KiB chunks per request would cost more than sending them.
+  const cache = chunkCache(CACHE_BYTES);
 
   async function build(
     definition: BulkDefinition,
@@ -190,15 +221,20 @@ export function createBulkService({ documents, sources, now }: BulkServiceDeps) 
     },
 
     /**
-     * A document's gzip bytes, read one stored chunk at a time (a reader holds one chunk, never the whole
-     * document). A build that replaces the document meanwhile ends the stream with an error rather than
-     * splice two versions.
+     * A document's gzip bytes, one stored chunk at a time (a reader holds one chunk, never the whole
+     * document), from the bounded cache of recently read chunks or the database. A build that replaces
+     * the document meanwhile ends the stream with an error rather than splice two versions.
      */
     async *gzipBytes(document: BulkDocument): AsyncGenerator<Uint8Array> {
       for (let seq = 0; seq < document.chunks; seq++) {
-        const chunk = await documents.readChunk(document.etag, seq);
-        if (!chunk)
-          throw new Error(`bulk data ${document.name} ${document.year} was rebuilt while it was read`);
+        const key = `${document.etag}:${seq}`;
+        let chunk = cache.get(key);
+        if (!chunk) {
+          chunk = await documents.readChunk(document.etag, seq);
+          if (!chunk)
+            throw new Error(`bulk data ${document.name} ${document.year} was rebuilt while it was read`);
+          cache.set(key, chunk);
+        }
         yield chunk;
       }
     },
