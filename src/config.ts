@@ -1,3 +1,4 @@
+import type { AmaLicensePolicy } from './plans/gateway/ama-license.js';
 /**
  * The only reader of the environment. Every setting is parsed, validated and defaulted here, then frozen;
  * a bad value stops the process with a message naming the variable.
@@ -62,9 +63,6 @@ export interface Config {
   /** `/metrics` on the service's port for `Authorization: Bearer <token>`; unset: not served there. */
   readonly metricsToken: string | undefined;
 }
-
-export type AmaLicensePolicy =
-  { kind: 'any' } | { kind: 'none' } | { kind: 'listed'; values: readonly string[] };
 
 export class ConfigError extends Error {
   constructor(

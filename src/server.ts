@@ -53,6 +53,12 @@ import { ensureSandboxApiKey } from './plans/sandbox-key.js';
 import { createBulkService } from './plans/bulk/build.js';
 import { createBulkDocumentStore } from './plans/store/bulk-documents.js';
 import { createBulkSourceStore } from './plans/store/bulk-sources.js';
+import { createPriceStore } from './plans/store/prices.js';
+import {
+  PRICE_LOOKUP_PREFIX,
+  PRICE_LOOKUP_SECURITY_SCHEMES,
+  registerPriceLookupService,
+} from './plans/price-lookup-app.js';
 
 /** Everything a running service holds open, so it can be closed in one call. */
 export interface Service {
@@ -171,6 +177,7 @@ export function plansDeps(config: Config, storage: Storage, redis?: RedisLink, n
       sources: createBulkSourceStore(storage.db),
       now,
     }),
+    prices: createPriceStore(storage.db),
     rateCounters: rateCounters(redis, config.redisKeyPrefix),
     samples,
     now,
@@ -179,6 +186,7 @@ export function plansDeps(config: Config, storage: Storage, redis?: RedisLink, n
       sandbox: config.mode === 'sandbox',
       providerRadiusMiles: config.providerRadiusMiles,
       bulkDataUrl: config.bulkDataUrl,
+      amaLicense: config.pplAmaLicense,
     },
   };
 }
@@ -233,6 +241,7 @@ export async function buildService(
     // Each surface's shape for paths none of its routes serve (a route's own config decides for the rest).
     errorShapes: {
       [PLAN_API_PREFIX]: 'plans',
+      [PRICE_LOOKUP_PREFIX]: 'message',
       '/v2/fhir': 'detail',
       '/v2/o/tokens': 'detail',
       '/v2/accounts': 'page',
@@ -268,7 +277,10 @@ export async function buildService(
   metrics.observe(app);
   if (config.metricsToken) registerMetricsRoute(app, metrics, config.metricsToken);
   let draining = false;
-  await collectApiDocs(app, config.publicUrl, '0.1.0', PLAN_API_SECURITY_SCHEMES);
+  await collectApiDocs(app, config.publicUrl, '0.1.0', {
+    ...PLAN_API_SECURITY_SCHEMES,
+    ...PRICE_LOOKUP_SECURITY_SCHEMES,
+  });
   registerHealthRoutes(app, {
     storage,
     probe,
@@ -277,6 +289,7 @@ export async function buildService(
   });
   registerAuthService(app, deps);
   await registerPlansService(app, plans);
+  await registerPriceLookupService(app, plans);
   await serveApiDocs(app, [
     {
       prefix: PLAN_API_PREFIX,
@@ -285,6 +298,15 @@ export async function buildService(
         'Health plan data (Marketplace API kind): plans, premiums and tax-credit estimates, geography, ' +
         'issuers, Medicaid and poverty guidelines. Every request carries an API key in the `apikey` query ' +
         'parameter (or header); limits and what remains of them are in the X-RateLimit-* and RateLimit-* headers.',
+    },
+    {
+      prefix: PRICE_LOOKUP_PREFIX,
+      title: 'openenroll procedure price lookup',
+      description:
+        'National Medicare costs and copayments of procedures in hospital outpatient departments (OPPS ' +
+        'Addendum B) and ambulatory surgical centers (ASC Addendum AA), as the CMS Procedure Price Lookup ' +
+        'API (v1.1.1) serves them. Every request carries the `apiKey` header (a plan-API key) and the ' +
+        '`amaLicense` header.',
     },
   ]);
   await app.ready();

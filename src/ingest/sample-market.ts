@@ -33,7 +33,11 @@ async function hasPlans(datasets: DatasetStore): Promise<boolean> {
 const GEOGRAPHY = new Set(['counties', 'zip-county', 'rating-areas', 'medicaid']);
 const ONE_VINTAGE = new Set(['counties', 'zip-county', 'rxnorm', 'nucc-taxonomy', 'nppes', 'zip-locations']);
 
+/** The price lookup's kinds: real addenda or a real procedure list, of any year, are never replaced by the sample. */
+const PRICES = new Set(['opps-addendum-b', 'asc-addendum-aa', 'ppl-procedures']);
+
 function alreadyLoaded(datasets: DatasetInfo[], kind: string, year: number): boolean {
+  if (PRICES.has(kind)) return datasets.some((d) => PRICES.has(d.kind));
   // Geography of one vintage (counties, ZIPs) is one dataset whatever its year; rating areas are per year.
   const same = (d: DatasetInfo) => d.kind === kind && (ONE_VINTAGE.has(kind) || d.year === year);
   return (GEOGRAPHY.has(kind) || ONE_VINTAGE.has(kind)) && datasets.some(same);

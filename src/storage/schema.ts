@@ -431,6 +431,7 @@ export interface DecileMappingsTable {
 export interface PplCostsTable {
   year: number;
   facility_type: string;
+  source: string;
   code: string;
   description: string;
   indicator: string;

@@ -43,6 +43,11 @@ export interface IngestFormat {
    * then read and turned into writes in a worker thread, beside the load's own thread that stores them.
    */
   threadModule?: string;
+  /**
+   * For files that open with title lines before their header (the CMS OPPS and ASC addenda): whether a
+   * record (cells trimmed) is the header. The records before it are skipped. Absent: the first record.
+   */
+  isHeader?(cells: string[]): boolean;
   /** Names of the columns the file must have (matched after trimming); missing ones abort the load. */
   missingColumns(header: string[]): string[];
   /** Geography with a single vintage may be loaded without a year; everything else needs one. */

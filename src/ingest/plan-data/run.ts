@@ -64,7 +64,12 @@ export async function runIngest(
                 await writer.addRows(table, columns, values);
             }
           } else {
-            const source = await openTabular(file, progress.advance, format.columns);
+            const source = await openTabular(
+              file,
+              progress.advance,
+              format.columns,
+              format.isHeader?.bind(format),
+            );
             checkHeader(format, file, source.header, summary);
             const handler = await format.start({ db: writer.db, year: fileYear, file, seen });
             handlers.push(handler);

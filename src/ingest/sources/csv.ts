@@ -85,7 +85,11 @@ function cellsBuilder(
  * generator per file, not one per layer: an await per row is most of the cost of a 2-million-row PUF.
  * With `columns`, rows carry only those cells, and records are split no further than the last of them.
  */
-async function openCsv(input: Readable, columns?: readonly string[]): Promise<TabularSource> {
+async function openCsv(
+  input: Readable,
+  columns?: readonly string[],
+  isHeader?: (cells: string[]) => boolean,
+): Promise<TabularSource> {
   // The CMS files start with a UTF-8 byte order mark (the parser drops it); rows may be short or long so
   // that a bad row is reported by the row's validator instead of aborting the whole file.
   const decoder = new StringDecoder('utf8');
@@ -111,7 +115,12 @@ async function openCsv(input: Readable, columns?: readonly string[]): Promise<Ta
     }
   };
   while (pending.length === 0 && !ended) await more();
-  const first = pending.shift();
+  let first = pending.shift();
+  // Files that open with title lines (the CMS addenda): the header is the first record `isHeader` takes.
+  while (first && isHeader && !isHeader(first.record.map((cell) => cell.trim()))) {
+    while (pending.length === 0 && !ended) await more();
+    first = pending.shift();
+  }
   if (!first) return { header: [], rows: (async function* () {})() };
   const header = first.record.map((name) => name.trim());
   // A reader that names its columns gets those cells alone (the records already read are cut the same way).
@@ -149,6 +158,7 @@ export async function openTabular(
   file: string,
   onBytes: (n: number) => void = () => {},
   columns?: readonly string[],
+  isHeader?: (cells: string[]) => boolean,
 ): Promise<TabularSource> {
   if (/\.zip$/i.test(file)) {
     const entry = await openZipEntry(file, /\.csv$/i);
@@ -159,10 +169,11 @@ export async function openTabular(
     return openCsv(
       counted(entry.stream, (n) => onBytes(n * scale), damaged),
       columns,
+      isHeader,
     );
   }
   if (!/\.xlsx$/i.test(file)) {
-    return openCsv(counted(createReadStream(file, { highWaterMark: 1 << 20 }), onBytes), columns);
+    return openCsv(counted(createReadStream(file, { highWaterMark: 1 << 20 }), onBytes), columns, isHeader);
   }
   const items = readXlsxRows(file, onBytes);
   const first = await items.next();

@@ -42,12 +42,18 @@ export function createSampleTracker(list: () => Promise<DatasetInfo[]>, now: () 
 
 export type SampleTracker = ReturnType<typeof createSampleTracker>;
 
-/** An `onSend` hook: runs for every answer, objects and pre-serialised JSON text alike. */
-export function sampleLabel(tracker: SampleTracker) {
+/**
+ * An `onSend` hook: runs for every answer, objects and pre-serialised JSON text alike. `label` says what
+ * the sample is not.
+ */
+export function sampleLabel(
+  tracker: SampleTracker,
+  label = 'generated sample market; not real plans, premiums or ratings',
+) {
   return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const used = request.planData;
     if (used && (await tracker.isSample(used.kinds, used.year))) {
-      reply.header(SAMPLE_HEADER, 'generated sample market; not real plans, premiums or ratings');
+      reply.header(SAMPLE_HEADER, label);
     }
     return payload;
   };

@@ -2,7 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SAMPLE_COUNTIES, SAMPLE_STATE, SAMPLE_STATE_FIPS, SAMPLE_ZIP_COUNTIES } from './geography.js';
 import { writeSampleCoverage } from './coverage-files.js';
-import { buildSampleMarket, ratesByAge, type SampleMarket } from './market.js';
+import { writeSamplePrices } from './prices.js';
+import { buildSampleMarket, ratesByAge, SAMPLE_MARKET_SEED, type SampleMarket } from './market.js';
 import { MEDICAID_COLUMNS, texasMedicaidRows } from './medicaid.js';
 import { planAttributesRow } from './plan-attributes-rows.js';
 import { PLAN_ATTRIBUTES_COLUMNS, RATE_COLUMNS, SERVICE_AREA_COLUMNS } from '../tables/puf-columns.js';
@@ -185,5 +186,6 @@ export async function writeSampleMarket(dir: string, options: SampleOptions): Pr
     written.push({ kind, path, rows: rows.length });
   }
   written.push(...(await writeSampleCoverage(dir, market)));
+  written.push(...(await writeSamplePrices(dir, market.year, options.seed ?? SAMPLE_MARKET_SEED)));
   return written;
 }

@@ -51,6 +51,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('ppl_costs')
     .addColumn('year', 'integer', (c) => c.notNull())
     .addColumn('facility_type', 'text', (c) => c.notNull())
+    // The ingest kind that wrote the row (each addendum replaces its own rows of a year).
+    .addColumn('source', 'text', (c) => c.notNull())
     .addColumn('code', 'text', (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull())
     // OPPS status indicator or ASC payment indicator, and the APC (OPPS only).

@@ -14,6 +14,9 @@ import { networksFormat } from './networks.js';
 import { businessRulesFormat } from './business-rules.js';
 import { nppesFormat } from '../../nppes/format.js';
 import { nuccTaxonomyFormat } from '../../nucc-taxonomy/format.js';
+import { oppsAddendumBFormat } from '../../price-lookup/opps-addendum-b.js';
+import { ascAddendumAaFormat } from '../../price-lookup/asc-addendum-aa.js';
+import { pplProceduresFormat } from '../../price-lookup/procedures.js';
 
 /** Every ingest kind, in the order a first full load would run them (geography before plans). */
 export const ingestFormats: IngestFormat[] = [
@@ -32,6 +35,9 @@ export const ingestFormats: IngestFormat[] = [
   businessRulesFormat,
   nuccTaxonomyFormat,
   nppesFormat,
+  oppsAddendumBFormat,
+  ascAddendumAaFormat,
+  pplProceduresFormat,
 ];
 
 export function findFormat(kind: string): IngestFormat | undefined {

@@ -1,0 +1,163 @@
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { jsonError } from '../../shared/errors.js';
+import type { App } from '../../shared/http.js';
+import type { PlansDeps } from '../deps.js';
+import { usesData } from '../gateway/sample-data.js';
+import type { ProcedureCost } from '../store/prices.js';
+
+/** The ingest kinds the price lookup answers from (for the sample label). */
+export const PRICE_KINDS = ['opps-addendum-b', 'asc-addendum-aa', 'ppl-procedures'] as const;
+
+const Message = Type.Object({ message: Type.String() });
+const errors = {
+  400: Message,
+  401: Message,
+  403: Message,
+  404: Message,
+  429: Message,
+};
+
+const Code = Type.Object({
+  code: Type.String({ description: 'HCPCS Level II or CPT code' }),
+  description: Type.String(),
+  frequency: Type.Integer({
+    description:
+      "how often the procedure is performed (the operator's procedure list); 0 when none is loaded",
+  }),
+});
+
+const Cost = Type.Object({
+  code: Type.String({
+    description: 'the procedure (added: the CMS document omits it, so bulk items could not be told apart)',
+  }),
+  facilityType: Type.String({
+    description: '`HOPD` (hospital outpatient department, OPPS) or `ASC` (ambulatory surgical center)',
+  }),
+  cost: Type.Number({ description: 'what Medicare pays: `total − copay`, dollars' }),
+  copay: Type.Number({ description: "the beneficiary's national copayment, dollars" }),
+  total: Type.Number({ description: 'the national payment rate, dollars' }),
+});
+
+const CodeParam = Type.Object({
+  code: Type.String({ description: 'a 5-character HCPCS Level II or CPT code' }),
+});
+const Limit = Type.Optional(
+  Type.Integer({ minimum: 1, maximum: 100_000, description: 'at most this many items' }),
+);
+
+/** A 5-character code, upper-cased; 400 otherwise. */
+function codeOf(param: string): string {
+  const code = param.trim().toUpperCase();
+  if (!/^[A-Z0-9]{5}$/.test(code)) {
+    throw jsonError(400, {
+      message: `Invalid request or code format: "${param}" is not a 5-character HCPCS or CPT code`,
+    });
+  }
+  return code;
+}
+
+/** 400 for a query the schema refused (`limit` not a whole number from 1 to 100,000). */
+function refuseInvalidQuery(request: FastifyRequest): void {
+  if (!request.validationError) return;
+  throw jsonError(400, {
+    message: `Invalid request parameter(s): ${request.validationError.message.replace(/^querystring\//, '')}`,
+  });
+}
+
+const dollars = (cents: number) => cents / 100;
+
+function costShape(cost: ProcedureCost) {
+  return {
+    code: cost.code,
+    facilityType: cost.facilityType,
+    cost: dollars(cost.totalCents - cost.copayCents),
+    copay: dollars(cost.copayCents),
+    total: dollars(cost.totalCents),
+  };
+}
+
+/** The price lookup's four routes (its OpenAPI document, v1.1.1). */
+export function registerPriceLookupRoutes(api: App, deps: PlansDeps): void {
+  const tags = ['price-lookup'];
+  api.get(
+    '/codes',
+    {
+      attachValidation: true,
+      schema: {
+        tags,
+        summary: 'Codes matching a term (all codes without one)',
+        description:
+          'The term is case-insensitive and matches the start of a code or any part of a description. By ' +
+          'frequency (most performed first), then code.',
+        querystring: Type.Object({
+          term: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          limit: Limit,
+        }),
+        response: { 200: Type.Array(Code), ...errors },
+      },
+    },
+    async (request) => {
+      refuseInvalidQuery(request);
+      usesData(request, PRICE_KINDS);
+      return deps.prices.findCodes({ term: request.query.term?.trim(), limit: request.query.limit });
+    },
+  );
+
+  api.get(
+    '/codes/:code',
+    {
+      schema: {
+        tags,
+        summary: 'A code, its description and frequency',
+        params: CodeParam,
+        response: { 200: Code, ...errors },
+      },
+    },
+    async (request) => {
+      const code = codeOf(request.params.code);
+      usesData(request, PRICE_KINDS);
+      const found = await deps.prices.findCode(code);
+      if (!found) throw jsonError(404, { message: `Code information not found: ${code}` });
+      return found;
+    },
+  );
+
+  api.get(
+    '/costs',
+    {
+      attachValidation: true,
+      schema: {
+        tags,
+        summary: 'Costs of every code (the bulk cost endpoint), by code then facility type',
+        querystring: Type.Object({ limit: Limit }),
+        response: { 200: Type.Array(Cost), ...errors },
+      },
+    },
+    async (request) => {
+      refuseInvalidQuery(request);
+      usesData(request, PRICE_KINDS);
+      return (await deps.prices.findCosts({ limit: request.query.limit })).map(costShape);
+    },
+  );
+
+  api.get(
+    '/costs/:code',
+    {
+      schema: {
+        tags,
+        summary: "A code's costs, one per facility type",
+        params: CodeParam,
+        response: { 200: Type.Array(Cost), ...errors },
+      },
+    },
+    async (request) => {
+      const code = codeOf(request.params.code);
+      usesData(request, PRICE_KINDS);
+      const costs = await deps.prices.findCosts({ code });
+      if (costs.length === 0)
+        throw jsonError(404, { message: `Cost information for the given code not found: ${code}` });
+      return costs.map(costShape);
+    },
+  );
+}
