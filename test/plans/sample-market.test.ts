@@ -43,6 +43,9 @@ const WRITTEN_KINDS = [
   'nucc-taxonomy',
   'nppes',
   'mr-puf',
+  'opps-addendum-b',
+  'asc-addendum-aa',
+  'ppl-procedures',
 ];
 
 async function written(options: { year: number; seed?: number }): Promise<Map<string, string>> {
@@ -177,8 +180,9 @@ describe('the generator', () => {
     assert.match(result.stdout, /plan-attributes\s+\d+ rows/);
     const expected = await written({ year: 2025, seed: 7 });
     const files = readdirSync(out).sort();
-    // With Texas's published Medicaid limits of 2025, and the RxNorm and MR-PUF directories.
-    assert.equal(files.length, 11);
+    // With Texas's published Medicaid limits of 2025, the RxNorm and MR-PUF directories, and the price
+    // lookup's two addenda and procedure list.
+    assert.equal(files.length, 14);
     assert.equal(readFileSync(join(out, 'plan-attributes-puf.csv'), 'utf8'), expected.get('plan-attributes'));
     assert.equal(readFileSync(join(out, 'rate-puf.csv'), 'utf8'), expected.get('rates'));
   });
@@ -349,12 +353,15 @@ describe('loading the sample market', () => {
     assert.equal(answer.status, 200);
     const kinds = answer.body.map((d) => d.kind).sort();
     assert.deepEqual(kinds, [
+      'asc-addendum-aa',
       'counties',
       'medicaid',
       'mr-puf',
       'nppes',
       'nucc-taxonomy',
+      'opps-addendum-b',
       'plan-attributes',
+      'ppl-procedures',
       'rates',
       'rating-areas',
       'rxnorm',
@@ -389,7 +396,7 @@ describe('two instances starting at once', () => {
       const results = await Promise.all([ensureSampleMarket(first, now), ensureSampleMarket(second, now)]);
       assert.equal(results.filter((r) => r !== undefined).length, 1, 'exactly one instance loads');
       const datasets = await createDatasetStore(first.db).listDatasets();
-      assert.equal(datasets.length, 12);
+      assert.equal(datasets.length, 15);
       const plans = await first.db
         .selectFrom('plans')
         .select((eb) => eb.fn.countAll().as('n'))
