@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import { startService, type RunningService } from '../helpers/service.js';
+import { ADDENDUM_B_2025 } from '../helpers/price-fixtures.js';
 import { ingest } from '../helpers/shared-data.js';
 import { SANDBOX_KEY } from './plan-api.js';
 
@@ -20,6 +22,10 @@ function pplSuite(env: Record<string, string> = {}) {
     running = await startService({ SAMPLE_MARKET: 'false', ...env });
     const summary = await ingest(running.service.storage, 'asc-addendum-aa', [ASC_EXCERPT]);
     assert.equal(summary.rejectedCount, 0);
+    const dir = mkdtempSync(join(tmpdir(), 'ppl-'));
+    const oppsFile = join(dir, '2025_january_web_addendum_b.csv');
+    writeFileSync(oppsFile, `${ADDENDUM_B_2025.join('\r\n')}\r\n`);
+    assert.equal((await ingest(running.service.storage, 'opps-addendum-b', [oppsFile])).rejectedCount, 0);
     running.service.plans.samples.refresh();
   });
   after(async () => running?.close());
@@ -42,6 +48,13 @@ describe('procedure price lookup /ppl/api/v1 (real ASC Addendum AA CY 2025 rows)
     assert.deepEqual(await response.json(), [
       { code: 'C9600', facilityType: 'ASC', cost: 5649.81, copay: 1412.45, total: 7062.26 },
     ]);
+    // Hospital outpatient (OPPS, CY 2025): G0463 in APC 5012, $128.87 with a $25.78 copayment.
+    assert.deepEqual(await (await ppl.get('/costs/G0463')).json(), [
+      { code: 'G0463', facilityType: 'HOPD', cost: 103.09, copay: 25.78, total: 128.87 },
+    ]);
+    assert.deepEqual(await (await ppl.get('/costs/71046')).json(), [
+      { code: '71046', facilityType: 'HOPD', cost: 70.44, copay: 17.61, total: 88.05 },
+    ]);
     // A preventive service (**): no coinsurance.
     assert.deepEqual(await (await ppl.get('/costs/g0105')).json(), [
       { code: 'G0105', facilityType: 'ASC', cost: 489.47, copay: 0, total: 489.47 },
@@ -50,7 +63,7 @@ describe('procedure price lookup /ppl/api/v1 (real ASC Addendum AA CY 2025 rows)
 
   test('GET /costs: every code, by code then facility type; limit', async () => {
     const all = (await (await ppl.get('/costs')).json()) as { code: string }[];
-    assert.equal(all.length, 86);
+    assert.equal(all.length, 88);
     assert.deepEqual(
       all.map((c) => c.code),
       [...all.map((c) => c.code)].sort(),
@@ -58,7 +71,7 @@ describe('procedure price lookup /ppl/api/v1 (real ASC Addendum AA CY 2025 rows)
     const two = (await (await ppl.get('/costs?limit=2')).json()) as { code: string }[];
     assert.deepEqual(
       two.map((c) => c.code),
-      ['C5271', 'C5273'],
+      ['71046', 'C5271'],
     );
   });
 
@@ -72,7 +85,7 @@ describe('procedure price lookup /ppl/api/v1 (real ASC Addendum AA CY 2025 rows)
       ['C9725', 'C9727', 'C9728'],
     );
     assert.deepEqual(await (await ppl.get('/codes?term=100%25')).json(), []);
-    assert.equal(((await (await ppl.get('/codes')).json()) as unknown[]).length, 86);
+    assert.equal(((await (await ppl.get('/codes')).json()) as unknown[]).length, 88);
   });
 
   test('GET /codes/{code}', async () => {
@@ -120,8 +133,6 @@ describe('procedure price lookup /ppl/api/v1 (real ASC Addendum AA CY 2025 rows)
 
   test('a procedure list, once loaded, is what is offered: its codes, descriptions and frequencies', async () => {
     const dir = ppl.running.service.storage;
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
     const file = join(mkdtempSync(join(tmpdir(), 'ppl-list-')), 'procedures.csv');
     writeFileSync(
       file,
