@@ -11,6 +11,7 @@ import { createDbCounters } from '../storage/counters.js';
 import { PLAN_KINDS } from '../plans/market-years.js';
 import { createDatasetStore, type DatasetInfo, type DatasetStore } from '../plans/store/datasets.js';
 import { writeSampleMarket } from '../plans/sample/files.js';
+import { PRICE_KINDS } from '../plans/prices/scope.js';
 import { SAMPLE_MARKET_SEED } from '../plans/sample/market.js';
 
 /** The lease one instance takes to load the sample; others wait for it instead of loading it twice. */
@@ -33,8 +34,8 @@ async function hasPlans(datasets: DatasetStore): Promise<boolean> {
 const GEOGRAPHY = new Set(['counties', 'zip-county', 'rating-areas', 'medicaid']);
 const ONE_VINTAGE = new Set(['counties', 'zip-county', 'rxnorm', 'nucc-taxonomy', 'nppes', 'zip-locations']);
 
-/** The price lookup's kinds: real addenda or a real procedure list, of any year, are never replaced by the sample. */
-const PRICES = new Set(['opps-addendum-b', 'asc-addendum-aa', 'ppl-procedures']);
+/** The price lookup's kinds: once any price data is loaded, the sample brings none (the lookup prefers real data). */
+const PRICES = new Set<string>(PRICE_KINDS);
 
 function alreadyLoaded(datasets: DatasetInfo[], kind: string, year: number): boolean {
   if (PRICES.has(kind)) return datasets.some((d) => PRICES.has(d.kind));

@@ -140,6 +140,7 @@ describe('procedure price lookup /ppl/api/v1 (real ASC Addendum AA CY 2025 rows)
         'C9600,Drug-eluting coronary stent,900\r\nG0104,Flexible sigmoidoscopy screening,12000\r\n',
     );
     await ingest(dir, 'ppl-procedures', [file]);
+    ppl.running.service.plans.samples.refresh();
     assert.deepEqual(
       ((await (await ppl.get('/codes')).json()) as { code: string; frequency: number }[]).map((c) => [
         c.code,
@@ -244,5 +245,22 @@ describe('price lookup on the zero-setup start: generated sample prices, labelle
       ['ASC', 'HOPD'],
     );
     for (const c of list) assert.equal(Math.round((c.cost + c.copay) * 100), Math.round(c.total * 100));
+  });
+
+  test('real price data, once loaded, is served alone: the sample list and years no longer apply', async () => {
+    await ingest(running!.service.storage, 'asc-addendum-aa', [ASC_EXCERPT]);
+    running!.service.plans.samples.refresh();
+    const headers = { apiKey: SANDBOX_KEY, amaLicense: 'x' };
+    const costs = await fetch(new URL('/ppl/api/v1/costs/C9600', running!.url), { headers });
+    assert.equal(costs.status, 200);
+    assert.equal(costs.headers.get('x-openenroll-sample-data'), null);
+    assert.equal(((await costs.json()) as unknown[]).length, 1);
+    const sample = await fetch(new URL('/ppl/api/v1/costs/Z9001', running!.url), { headers });
+    assert.equal(sample.status, 404);
+    await sample.arrayBuffer();
+    const codes = (await (
+      await fetch(new URL('/ppl/api/v1/codes', running!.url), { headers })
+    ).json()) as unknown[];
+    assert.equal(codes.length, 86);
   });
 });

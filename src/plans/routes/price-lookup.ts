@@ -5,9 +5,7 @@ import type { App } from '../../shared/http.js';
 import type { PlansDeps } from '../deps.js';
 import { usesData } from '../gateway/sample-data.js';
 import type { ProcedureCost } from '../store/prices.js';
-
-/** The ingest kinds the price lookup answers from (for the sample label). */
-export const PRICE_KINDS = ['opps-addendum-b', 'asc-addendum-aa', 'ppl-procedures'] as const;
+import { PRICE_KINDS, priceScope, type PriceScope } from '../prices/scope.js';
 
 const Message = Type.Object({ message: Type.String() });
 const errors = {
@@ -77,6 +75,13 @@ function costShape(cost: ProcedureCost) {
   };
 }
 
+/** What the answer reads, from the loaded datasets; labelled as sample when it is the generated sample. */
+async function scopeOf(request: FastifyRequest, deps: PlansDeps): Promise<PriceScope> {
+  const scope = priceScope(await deps.samples.datasets());
+  usesData(request, scope.sample ? PRICE_KINDS : []);
+  return scope;
+}
+
 /** The price lookup's four routes (its OpenAPI document, v1.1.1). */
 export function registerPriceLookupRoutes(api: App, deps: PlansDeps): void {
   const tags = ['price-lookup'];
@@ -99,8 +104,8 @@ export function registerPriceLookupRoutes(api: App, deps: PlansDeps): void {
     },
     async (request) => {
       refuseInvalidQuery(request);
-      usesData(request, PRICE_KINDS);
-      return deps.prices.findCodes({ term: request.query.term?.trim(), limit: request.query.limit });
+      const scope = await scopeOf(request, deps);
+      return deps.prices.findCodes(scope, { term: request.query.term?.trim(), limit: request.query.limit });
     },
   );
 
@@ -116,8 +121,7 @@ export function registerPriceLookupRoutes(api: App, deps: PlansDeps): void {
     },
     async (request) => {
       const code = codeOf(request.params.code);
-      usesData(request, PRICE_KINDS);
-      const found = await deps.prices.findCode(code);
+      const found = await deps.prices.findCode(await scopeOf(request, deps), code);
       if (!found) throw jsonError(404, { message: `Code information not found: ${code}` });
       return found;
     },
@@ -136,8 +140,8 @@ export function registerPriceLookupRoutes(api: App, deps: PlansDeps): void {
     },
     async (request) => {
       refuseInvalidQuery(request);
-      usesData(request, PRICE_KINDS);
-      return (await deps.prices.findCosts({ limit: request.query.limit })).map(costShape);
+      const scope = await scopeOf(request, deps);
+      return (await deps.prices.findCosts(scope, { limit: request.query.limit })).map(costShape);
     },
   );
 
@@ -153,8 +157,7 @@ export function registerPriceLookupRoutes(api: App, deps: PlansDeps): void {
     },
     async (request) => {
       const code = codeOf(request.params.code);
-      usesData(request, PRICE_KINDS);
-      const costs = await deps.prices.findCosts({ code });
+      const costs = await deps.prices.findCosts(await scopeOf(request, deps), { code });
       if (costs.length === 0)
         throw jsonError(404, { message: `Cost information for the given code not found: ${code}` });
       return costs.map(costShape);

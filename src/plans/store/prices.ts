@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
+import type { PriceScope } from '../prices/scope.js';
 
 export interface ProcedureCode {
   code: string;
@@ -21,25 +22,11 @@ function likeLiteral(term: string): string {
 }
 
 /**
- * The price lookup's data: costs per HCPCS code and facility type (the latest calendar year loaded of each
- * addendum), and the procedures offered. When an operator's procedure list is loaded, it is the set of
- * codes served; otherwise every code with a cost is, with its addendum's short descriptor.
+ * The price lookup's data: costs per HCPCS code and facility type (of the years `PriceScope` names), and the
+ * procedures offered. When the scope uses a procedure list, it is the set of codes served; otherwise every
+ * code with a cost is, with its addendum's short descriptor.
  */
 export function createPriceStore(db: Kysely<Database>) {
-  /** The latest year of each facility type's costs. */
-  async function latestYears(): Promise<{ facilityType: string; year: number }[]> {
-    const rows = await db
-      .selectFrom('ppl_costs')
-      .select(['facility_type', (eb) => eb.fn.max('year').as('year')])
-      .groupBy('facility_type')
-      .execute();
-    return rows.map((r) => ({ facilityType: r.facility_type, year: Number(r.year) }));
-  }
-
-  async function hasProcedureList(): Promise<boolean> {
-    return (await db.selectFrom('ppl_procedures').select('code').limit(1).executeTakeFirst()) !== undefined;
-  }
-
   /** Costs of the latest years, optionally of one code, optionally only of listed procedures. */
   function costQuery(years: { facilityType: string; year: number }[], listed: boolean) {
     let query = db
@@ -54,12 +41,13 @@ export function createPriceStore(db: Kysely<Database>) {
   }
 
   return {
-    hasProcedureList,
-
     /** Procedures whose code starts with `term` or whose description contains it (case-insensitive). */
-    async findCodes({ term, limit }: { term?: string; limit?: number }): Promise<ProcedureCode[]> {
+    async findCodes(
+      scope: PriceScope,
+      { term, limit }: { term?: string; limit?: number },
+    ): Promise<ProcedureCode[]> {
       const like = term === undefined ? undefined : likeLiteral(term.toLowerCase());
-      if (await hasProcedureList()) {
+      if (scope.procedureList) {
         let query = db.selectFrom('ppl_procedures').select(['code', 'description', 'frequency']);
         if (like !== undefined) {
           query = query.where((eb) =>
@@ -78,9 +66,8 @@ export function createPriceStore(db: Kysely<Database>) {
           frequency: Number(r.frequency),
         }));
       }
-      const years = await latestYears();
-      if (years.length === 0) return [];
-      let query = costQuery(years, false)
+      if (scope.years.length === 0) return [];
+      let query = costQuery(scope.years, false)
         .select(['c.code', (eb) => eb.fn.min('c.description').as('description')])
         .groupBy('c.code');
       if (like !== undefined) {
@@ -97,8 +84,8 @@ export function createPriceStore(db: Kysely<Database>) {
       return rows.map((r) => ({ code: r.code, description: String(r.description ?? ''), frequency: 0 }));
     },
 
-    async findCode(code: string): Promise<ProcedureCode | undefined> {
-      if (await hasProcedureList()) {
+    async findCode(scope: PriceScope, code: string): Promise<ProcedureCode | undefined> {
+      if (scope.procedureList) {
         const row = await db
           .selectFrom('ppl_procedures')
           .select(['code', 'description', 'frequency'])
@@ -106,9 +93,8 @@ export function createPriceStore(db: Kysely<Database>) {
           .executeTakeFirst();
         return row && { code: row.code, description: row.description, frequency: Number(row.frequency) };
       }
-      const years = await latestYears();
-      if (years.length === 0) return undefined;
-      const row = await costQuery(years, false)
+      if (scope.years.length === 0) return undefined;
+      const row = await costQuery(scope.years, false)
         .select('c.description')
         .where('c.code', '=', code)
         .orderBy('c.facility_type', 'desc')
@@ -117,10 +103,12 @@ export function createPriceStore(db: Kysely<Database>) {
     },
 
     /** Costs by code then facility type; of one code when `code` is given. */
-    async findCosts({ code, limit }: { code?: string; limit?: number }): Promise<ProcedureCost[]> {
-      const years = await latestYears();
-      if (years.length === 0) return [];
-      let query = costQuery(years, await hasProcedureList()).select([
+    async findCosts(
+      scope: PriceScope,
+      { code, limit }: { code?: string; limit?: number },
+    ): Promise<ProcedureCost[]> {
+      if (scope.years.length === 0) return [];
+      let query = costQuery(scope.years, scope.procedureList).select([
         'c.code',
         'c.facility_type',
         'c.total_cents',
