@@ -154,6 +154,19 @@ describe('scale-out: two processes, one database, one Redis', () => {
       assert.ok(before[0]!.total > 0);
       assert.deepEqual(premiums(before[1]!), premiums(before[0]!));
 
+      // Bulk data is built once by the loads and stored in the shared database: both instances send the
+      // same bytes under the same ETag, and one's tag is current on the other.
+      const bulk = async (server: ServerProcess, headers: Record<string, string> = {}) => {
+        const response = await fetch(`${server.url}/api/v1/data/county-zips?year=2026&apikey=${key}`, {
+          headers,
+        });
+        return { status: response.status, etag: response.headers.get('etag'), text: await response.text() };
+      };
+      const [fromA, fromB] = [await bulk(a), await bulk(b)];
+      assert.equal(fromA.status, 200, fromA.text);
+      assert.deepEqual(fromB, fromA);
+      assert.equal((await bulk(b, { 'if-none-match': fromA.etag! })).status, 304);
+
       // Every rate doubled, loaded by a third process: both instances' cached markets give way.
       const rates = files.find((f) => f.kind === 'rates')!.path;
       const doubled = readFileSync(rates, 'utf8').replace(
