@@ -73,9 +73,11 @@ export function createBulkDocumentStore(db: Kysely<Database>) {
           .executeTakeFirst();
         if (!present) {
           for (let seq = 0; seq < chunks.length; seq++) {
+            // Another instance building the same content at the same moment writes the same chunks.
             await trx
               .insertInto('bulk_chunks')
               .values({ etag: document.etag, seq, data: chunks[seq]! })
+              .onConflict((oc) => oc.columns(['etag', 'seq']).doNothing())
               .execute();
           }
         }
