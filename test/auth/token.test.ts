@@ -191,6 +191,10 @@ describe('code exchange: client authentication', () => {
     const badSecretBasic = await postForm(tokenUrl(), form, { id: app.clientId, secret: 'not-the-secret' });
     assert.equal(badSecretBasic.status, 401);
     assert.equal(badSecretBasic.text, '{"error":"invalid_client"}');
+    // RFC 6749 §5.2: a client that used the Authorization header is challenged with its scheme; one that
+    // sent its credentials in the body is not.
+    assert.equal(badSecretBasic.headers.get('www-authenticate'), 'Basic realm="openenroll"');
+    assert.equal(badSecretBody.headers.get('www-authenticate'), null);
 
     const noSecret = await postForm(tokenUrl(), { ...form, client_id: app.clientId });
     assert.equal(noSecret.status, 401);
@@ -215,7 +219,9 @@ describe('code exchange: client authentication', () => {
         error_description: 'Application does not exist',
       },
     );
-    assertJson(await postForm(tokenUrl(), form, { id: 'no-such-client', secret: 'x' }), 401, {
+    const unknownBasic = await postForm(tokenUrl(), form, { id: 'no-such-client', secret: 'x' });
+    assert.equal(unknownBasic.headers.get('www-authenticate'), 'Basic realm="openenroll"');
+    assertJson(unknownBasic, 401, {
       status_code: 401,
       error: 'invalid_client',
       error_description: 'Application does not exist',

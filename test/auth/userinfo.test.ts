@@ -196,6 +196,14 @@ describe('discovery documents', () => {
     await assertServed(doc.userinfo_endpoint, 'GET');
   });
 
+  test('/.well-known/oauth-authorization-server (RFC 8414 §3): the same metadata for OAuth-only clients', async () => {
+    const doc = await document('/.well-known/oauth-authorization-server');
+    assert.deepEqual(doc, await document('/.well-known/openid-configuration'));
+    // RFC 8414 §2: issuer, and the endpoints and methods a client needs.
+    assert.equal(doc.issuer, PUBLIC_URL);
+    assert.deepEqual(doc.response_types_supported, ['code']);
+  });
+
   test('/v2/fhir/.well-known/smart-configuration', async () => {
     const doc = await document('/v2/fhir/.well-known/smart-configuration');
     assert.equal(doc.issuer, PUBLIC_URL);

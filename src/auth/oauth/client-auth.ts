@@ -1,10 +1,24 @@
 import { constantTimeEqual, sha256 } from '../../shared/crypto.js';
+import { HttpError } from '../../shared/errors.js';
 import type { App, AppStore } from '../store/apps.js';
 import { oauthError, serviceError, TEXT } from './errors.js';
 
 export interface ClientCredentials {
   clientId: string | undefined;
   clientSecret: string | undefined;
+  /** Sent with HTTP Basic: a refusal then challenges the same scheme. */
+  basic?: boolean;
+}
+
+/**
+ * RFC 6749 §5.2: a client that authenticated with the Authorization header is refused with 401 and a
+ * `WWW-Authenticate` challenge of the scheme it used.
+ */
+function basicChallenge(error: HttpError): HttpError {
+  return new HttpError(error.status, error.body, {
+    ...error.headers,
+    'www-authenticate': 'Basic realm="openenroll"',
+  });
 }
 
 function formDecode(value: string): string {
@@ -24,18 +38,17 @@ export function readClientCredentials(
   if (authorization && /^basic /i.test(authorization)) {
     const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon < 0) throw oauthError(401, 'invalid_client', 'Malformed Basic credentials.');
+    const malformed = () => basicChallenge(oauthError(401, 'invalid_client', 'Malformed Basic credentials.'));
+    if (colon < 0) throw malformed();
     let id: string;
     let secret: string;
     try {
       id = formDecode(decoded.slice(0, colon));
       secret = formDecode(decoded.slice(colon + 1));
     } catch {
-      throw oauthError(401, 'invalid_client', 'Malformed Basic credentials.');
+      throw malformed();
     }
-    if (id.includes('\u0000') || secret.includes('\u0000')) {
-      throw oauthError(401, 'invalid_client', 'Malformed Basic credentials.');
-    }
+    if (id.includes('\u0000') || secret.includes('\u0000')) throw malformed();
     if ((bodyId && bodyId !== id) || (bodySecret && bodySecret !== secret)) {
       throw oauthError(
         400,
@@ -43,7 +56,7 @@ export function readClientCredentials(
         'Client credentials in the body do not match the Authorization header.',
       );
     }
-    return { clientId: id, clientSecret: secret };
+    return { clientId: id, clientSecret: secret, basic: true };
   }
   return { clientId: bodyId, clientSecret: bodySecret };
 }
@@ -60,6 +73,19 @@ export function secretMatches(app: App, secret: string | undefined): boolean {
  * 400 for an unknown body client_id and 403 for an inactive app).
  */
 export async function authenticateClient(
+  apps: AppStore,
+  credentials: ClientCredentials,
+  onFailure: (clientId: string | undefined, reason: string) => void,
+): Promise<App> {
+  try {
+    return await identify(apps, credentials, onFailure);
+  } catch (error) {
+    if (credentials.basic && error instanceof HttpError && error.status === 401) throw basicChallenge(error);
+    throw error;
+  }
+}
+
+async function identify(
   apps: AppStore,
   credentials: ClientCredentials,
   onFailure: (clientId: string | undefined, reason: string) => void,

@@ -64,6 +64,12 @@ export function registerDiscoveryRoutes(app: App, deps: AuthDeps): void {
       async (_request, reply) => reply.header('cache-control', 'public, max-age=300').send(openid),
     );
   }
+  // RFC 8414 §3: the authorization server's metadata for OAuth clients that do not speak OpenID Connect.
+  app.get(
+    '/.well-known/oauth-authorization-server',
+    { schema: { tags: ['discovery'], summary: 'OAuth 2.0 authorization server metadata (RFC 8414)' } },
+    async (_request, reply) => reply.header('cache-control', 'public, max-age=300').send(openid),
+  );
   const smartSchema = { tags: ['discovery'], summary: 'SMART App Launch configuration' };
   app.get('/v2/fhir/.well-known/smart-configuration', { schema: smartSchema }, async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=300').send(smart),
