@@ -242,19 +242,26 @@ describe('openid-client against the service', () => {
     assert.equal(info.body.patient, PATIENT);
   });
 
-  test('a wrong secret over HTTP Basic → 401 invalid_client', async () => {
+  test('a wrong secret over HTTP Basic → 401 invalid_client with a Basic challenge (RFC 6749 §5.2)', async () => {
     const app = await createTestApp(running, { redirectUris: [CALLBACK] });
     const config = await discover(app, client.ClientSecretBasic(), 'wrong-secret');
     const { callback, verifier, state } = await authorize(config);
+    let body: unknown;
     await assert.rejects(
       client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }),
       (error: unknown) => {
-        assert.ok(error instanceof client.ResponseBodyError, String(error));
+        // The library reads the WWW-Authenticate challenge the RFC requires and hands over the response.
+        assert.ok(error instanceof client.WWWAuthenticateChallengeError, String(error));
         assert.equal(error.status, 401);
-        assert.equal(error.error, 'invalid_client');
+        assert.deepEqual(
+          error.cause.map((c) => [c.scheme, c.parameters.realm]),
+          [['basic', 'openenroll']],
+        );
+        body = error.response.json();
         return true;
       },
     );
+    assert.deepEqual(await body, { error: 'invalid_client' });
   });
 
   test('a wrong PKCE verifier → invalid_grant', async () => {
