@@ -11,7 +11,16 @@ import { parseArgs } from 'node:util';
 import { connect } from '../src/storage/connect.js';
 import { getLoad, type LoadResult } from './load.js';
 import { loadCells, writeSection } from './results.js';
-import { createDatabase, runCli, startServer, type BenchDatabase, type DatabaseKind } from './server.js';
+import {
+  createDatabase,
+  runCli,
+  startServer,
+  type BenchDatabase,
+  type DatabaseKind,
+  createUnlimitedKey,
+  databaseKinds,
+  postgresUrl,
+} from './server.js';
 
 const HELP = `Usage: npm run bench:bulk -- [options]
 
@@ -98,24 +107,10 @@ async function runOn(kind: DatabaseKind, options: { duration: number; connection
     await runCli(database, ['ingest', 'counties', ...COUNTIES]);
     await runCli(database, ['ingest', 'zip-county', ZIP_COUNTY]);
     const document = await storedDocument(database);
-    const key = JSON.parse(
-      (
-        await runCli(database, [
-          'keys',
-          'create',
-          '--name',
-          'bench',
-          '--per-second',
-          '1000000',
-          '--per-minute',
-          '100000000',
-          '--json',
-        ])
-      ).trim(),
-    ) as { key: string };
+    const key = await createUnlimitedKey(database);
     const server = await startServer({ database, sandboxEnrollees: 1 });
     try {
-      const path = `/api/v1/data/county-zips?year=${Number(document.year)}&apikey=${key.key}`;
+      const path = `/api/v1/data/county-zips?year=${Number(document.year)}&apikey=${key}`;
       const loads: Figures['loads'] = [];
       for (const encoding of ['gzip', 'identity']) {
         const target = {
@@ -192,8 +187,8 @@ async function main(): Promise<number> {
     console.error(`bench:bulk needs the real files in ${DATA} (../shared/data beside the checkout)`);
     return 2;
   }
-  const kinds: DatabaseKind[] = values.db === 'both' ? ['sqlite', 'postgres'] : [values.db as DatabaseKind];
-  if (!kinds.every((k) => k === 'sqlite' || k === 'postgres')) {
+  const kinds = databaseKinds(values.db);
+  if (!kinds) {
     console.error(`--db must be sqlite, postgres or both, got "${values.db}"`);
     return 2;
   }
@@ -203,8 +198,7 @@ async function main(): Promise<number> {
     console.error('--duration and --connections must be positive numbers');
     return 2;
   }
-  const pgUrl =
-    values['pg-url'] ?? process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const pgUrl = postgresUrl(values['pg-url']);
   const figures: Figures[] = [];
   for (const kind of kinds) figures.push(await runOn(kind, { duration, connections, pgUrl }));
   const section = markdown(figures, `npm run bench:bulk -- ${process.argv.slice(2).join(' ')}`.trim());

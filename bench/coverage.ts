@@ -12,7 +12,16 @@ import { getLoad, postLoad, type LoadResult } from './load.js';
 import { writeDrugRelease, writeIssuerFiles, zipPoints } from './coverage-files.js';
 import { generatedNpi, writeNppesFullFile } from './nppes-file.js';
 import { loadCells, writeSection } from './results.js';
-import { createDatabase, runCli, startServer, type BenchDatabase, type DatabaseKind } from './server.js';
+import {
+  createDatabase,
+  runCli,
+  startServer,
+  type BenchDatabase,
+  type DatabaseKind,
+  createUnlimitedKey,
+  databaseKinds,
+  postgresUrl,
+} from './server.js';
 import { buildSampleMarket } from '../src/plans/sample/market.js';
 import { buildSampleCoverage } from '../src/plans/sample/coverage.js';
 
@@ -142,18 +151,7 @@ async function runOn(
       console.log(
         `${kind}: ingest ${i.kind} ${i.read} rows in ${i.seconds.toFixed(1)} s, peak RSS ${i.peakRssMb.toFixed(0)} MB`,
       );
-    const created = await runCli(database, [
-      'keys',
-      'create',
-      '--name',
-      'bench',
-      '--per-second',
-      '1000000',
-      '--per-minute',
-      '100000000',
-      '--json',
-    ]);
-    const KEY = (JSON.parse(created.trim()) as { key: string }).key;
+    const KEY = await createUnlimitedKey(database);
     const server = await startServer({ database, sandboxEnrollees: 1 });
     try {
       const words = readFileSync(join(drugs.dir, 'RXNCONSO.RRF'), 'utf8')
@@ -267,7 +265,7 @@ async function main(): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  const kinds: DatabaseKind[] = values.db === 'both' ? ['sqlite', 'postgres'] : [values.db as DatabaseKind];
+  const kinds = databaseKinds(values.db);
   const numbers = {
     providers: Number(values.providers),
     drugs: Number(values.drugs),
@@ -275,15 +273,11 @@ async function main(): Promise<number> {
     duration: Number(values.duration),
     connections: Number(values.connections),
   };
-  if (
-    !kinds.every((k) => k === 'sqlite' || k === 'postgres') ||
-    Object.values(numbers).some((n) => !(n > 0))
-  ) {
+  if (!kinds || Object.values(numbers).some((n) => !(n > 0))) {
     console.error('bad options; see --help');
     return 2;
   }
-  const pgUrl =
-    values['pg-url'] ?? process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const pgUrl = postgresUrl(values['pg-url']);
   const figures: Figures[] = [];
   for (const kind of kinds) figures.push(await runOn(kind, { ...numbers, pgUrl }));
   const section = markdown(figures, `npm run bench:coverage -- ${process.argv.slice(2).join(' ')}`.trim());

@@ -18,7 +18,16 @@ import {
   type SearchFigures,
 } from './plan-search.js';
 import { loadCells, percentile, writeSection } from './results.js';
-import { createDatabase, runCli, startServer, type BenchDatabase, type DatabaseKind } from './server.js';
+import {
+  createDatabase,
+  runCli,
+  startServer,
+  type BenchDatabase,
+  type DatabaseKind,
+  createUnlimitedKey,
+  databaseKinds,
+  postgresUrl,
+} from './server.js';
 
 const HELP = `Usage: npm run bench:plans -- [options]
 
@@ -116,30 +125,16 @@ async function runOn(kind: DatabaseKind, options: { duration: number; connection
     console.log(
       `${kind}: plan-attributes ${pa.summary.read} rows read, ${pa.summary.stored} stored in ${pa.seconds.toFixed(2)} s`,
     );
-    const key = JSON.parse(
-      (
-        await runCli(database, [
-          'keys',
-          'create',
-          '--name',
-          'bench',
-          '--per-second',
-          '1000000',
-          '--per-minute',
-          '100000000',
-          '--json',
-        ])
-      ).trim(),
-    ) as { key: string };
+    const key = await createUnlimitedKey(database);
     const { zips, plans } = await targetsFrom(database);
     const server = await startServer({ database, sandboxEnrollees: 1 });
     try {
       const zipTargets = zips.map((zip) => ({
-        path: `/api/v1/counties/by/zip/${zip}?apikey=${key.key}`,
+        path: `/api/v1/counties/by/zip/${zip}?apikey=${key}`,
         check: (body: string) => body.startsWith('{"counties":[{'),
       }));
       const planTargets = plans.map((id) => ({
-        path: `/api/v1/plans/${id}?year=2025&apikey=${key.key}`,
+        path: `/api/v1/plans/${id}?year=2025&apikey=${key}`,
         check: (body: string) => body.includes(`"id":"${id}"`),
       }));
       // Warm the server's JIT before measuring.
@@ -155,13 +150,7 @@ async function runOn(kind: DatabaseKind, options: { duration: number; connection
           load: await getLoad(server.url, '', planTargets, options.connections, options.duration),
         },
       ];
-      const search = await searchBench(
-        server.url,
-        server.pid,
-        key.key,
-        options.connections,
-        options.duration,
-      );
+      const search = await searchBench(server.url, server.pid, key, options.connections, options.duration);
       return {
         database: database.label,
         ingestSeconds: pa.seconds,
@@ -231,8 +220,8 @@ async function main(): Promise<number> {
     console.error(`bench:plans needs the real files in ${DATA} (../shared/data beside the checkout)`);
     return 2;
   }
-  const kinds: DatabaseKind[] = values.db === 'both' ? ['sqlite', 'postgres'] : [values.db as DatabaseKind];
-  if (!kinds.every((k) => k === 'sqlite' || k === 'postgres')) {
+  const kinds = databaseKinds(values.db);
+  if (!kinds) {
     console.error(`--db must be sqlite, postgres or both, got "${values.db}"`);
     return 2;
   }
@@ -242,8 +231,7 @@ async function main(): Promise<number> {
     console.error('--duration and --connections must be positive numbers');
     return 2;
   }
-  const pgUrl =
-    values['pg-url'] ?? process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const pgUrl = postgresUrl(values['pg-url']);
   const figures: Figures[] = [];
   for (const kind of kinds) figures.push(await runOn(kind, { duration, connections, pgUrl }));
   const section = markdown(figures, `npm run bench:plans -- ${process.argv.slice(2).join(' ')}`.trim());

@@ -289,3 +289,30 @@ export function runCli(
     );
   });
 }
+
+/** An API key without practical limits (`openenroll keys create`), so a load measures the server, not the gateway. */
+export async function createUnlimitedKey(database: BenchDatabase): Promise<string> {
+  const created = await runCli(database, [
+    'keys',
+    'create',
+    '--name',
+    'bench',
+    '--per-second',
+    '1000000',
+    '--per-minute',
+    '100000000',
+    '--json',
+  ]);
+  return (JSON.parse(created.trim()) as { key: string }).key;
+}
+
+/** `--db sqlite|postgres|both` as the databases to run on; undefined for any other value. */
+export function databaseKinds(db: string): DatabaseKind[] | undefined {
+  const kinds: DatabaseKind[] = db === 'both' ? ['sqlite', 'postgres'] : [db as DatabaseKind];
+  return kinds.every((k) => k === 'sqlite' || k === 'postgres') ? kinds : undefined;
+}
+
+/** The PostgreSQL server of `--pg-url`, else `$BENCH_POSTGRES_URL`, else the local one. */
+export function postgresUrl(option: string | undefined): string {
+  return option ?? process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+}
