@@ -9,7 +9,7 @@ import { runCli } from '../helpers/cli.js';
 import { closeObjects, readCmsDocument } from '../helpers/cms-document.js';
 import { startService, type RunningService } from '../helpers/service.js';
 import { ingest, sharedData, skipWithoutSharedData } from '../helpers/shared-data.js';
-import { REAL, SANDBOX_KEY, filesOf, planApiSuite, type PlanApi } from './plan-api.js';
+import { REAL, SANDBOX_KEY, filesOf, fictionalPlanRow, planApiSuite } from './plan-api.js';
 
 // Real Census county names, HUD ZIP→county 2023Q1, the 2025 rating-area table (Los Angeles split by
 // 3-digit ZIP) and the Medicaid/CHIP limits; a Plan Attributes row of 2026 (fictional issuer 99999) makes
@@ -18,28 +18,6 @@ const loads = [REAL.counties, REAL.zipCounty, REAL.ratingAreas2025, REAL.medicai
 const skip =
   skipWithoutSharedData(...filesOf(...loads)) ||
   (skipWithoutSharedData('../reference/marketplace-api/openapi.json') && 'the CMS document is absent');
-
-/** A plan of 2026 (fictional issuer 99999), so that 2026 is the current market year. */
-async function load2026Plan(api: PlanApi): Promise<void> {
-  const row = {
-    BusinessYear: '2026',
-    StateCode: 'TX',
-    IssuerId: '99999',
-    IssuerMarketPlaceMarketingName: 'Fixture Health of Texas',
-    MarketCoverage: 'Individual',
-    DentalOnlyPlan: 'No',
-    StandardComponentId: '99999TX0010001',
-    PlanMarketingName: 'Fixture Silver',
-    NetworkId: 'TXN001',
-    ServiceAreaId: 'TXS001',
-    PlanType: 'HMO',
-    MetalLevel: 'Silver',
-    PlanId: '99999TX0010001-01',
-    CSRVariationType: 'Standard Silver On Exchange Plan',
-    IsHSAEligible: 'No',
-  };
-  await api.loadFixture('plan-attributes', api.csv('plan-attributes.csv', [row]));
-}
 
 /** Plan ID Crosswalk PUF rows (layout of the 2025→2026 PUF) for the fictional issuer. */
 const crosswalkRow = (zip: string, next: string, level: string, reason: string) => ({
@@ -77,7 +55,8 @@ describe('bulk data /data/* (real HUD, Census, rating-area and Medicaid files)',
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'bulk-data-'));
-    await load2026Plan(api);
+    // A plan of 2026 (fictional issuer 99999), so that 2026 is the current market year.
+    await api.loadFixture('plan-attributes', api.csv('plan-attributes.csv', [fictionalPlanRow(2026, '01')]));
     await api.loadFixture(
       'crosswalk',
       api.csv('crosswalk.csv', [

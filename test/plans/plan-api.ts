@@ -142,13 +142,12 @@ export async function assertPlanError(
 }
 
 /**
- * A fictional plan (issuer 99999, plan year 2031) in the Plan Attributes, Benefits and Cost Sharing and
- * QRS PUF layouts, for what ../shared/data has no real file of (benefits, quality ratings): a standard
- * silver variant (-01) and its 94% CSR variant (-06). Loaded through the real ingest formats.
+ * A Plan Attributes PUF row of the fictional plan 99999TX0010001 (issuer 99999) for `year`: its standard
+ * silver variant (-01) or its 94% CSR variant (-06).
  */
-export async function loadFictionalPlan(api: PlanApi): Promise<void> {
-  const variant = (suffix: '01' | '06') => ({
-    BusinessYear: '2031',
+export function fictionalPlanRow(year: number, suffix: '01' | '06'): Record<string, string> {
+  return {
+    BusinessYear: String(year),
     StateCode: 'TX',
     IssuerId: '99999',
     IssuerMarketPlaceMarketingName: 'Fixture Health of Texas',
@@ -166,8 +165,19 @@ export async function loadFictionalPlan(api: PlanApi): Promise<void> {
     IsHSAEligible: 'No',
     TEHBDedInnTier1Individual: suffix === '01' ? '$4,500' : '$0',
     TEHBInnTier1IndividualMOOP: suffix === '01' ? '$9,200' : '$2,000',
-  });
-  await api.loadFixture('plan-attributes', api.csv('plan-attributes.csv', [variant('01'), variant('06')]));
+  };
+}
+
+/**
+ * A fictional plan (issuer 99999, plan year 2031) in the Plan Attributes, Benefits and Cost Sharing and
+ * QRS PUF layouts, for what ../shared/data has no real file of (benefits, quality ratings): a standard
+ * silver variant (-01) and its 94% CSR variant (-06). Loaded through the real ingest formats.
+ */
+export async function loadFictionalPlan(api: PlanApi): Promise<void> {
+  await api.loadFixture(
+    'plan-attributes',
+    api.csv('plan-attributes.csv', [fictionalPlanRow(2031, '01'), fictionalPlanRow(2031, '06')]),
+  );
   const benefit = (suffix: '01' | '06', copay: string) =>
     benefitRow('Primary Care Visit to Treat an Injury or Illness', {
       PlanId: `99999TX0010001-${suffix}`,

@@ -16,7 +16,7 @@ const REQUIRED = [
 ] as const;
 
 /** The calendar year in a file name ("2025_january_web_addendum_b.12312024.csv" → 2025). */
-export function yearInFileName(file: string): number | undefined {
+function yearInFileName(file: string): number | undefined {
   const match = /(?:^|[^0-9])(20\d{2})(?:[^0-9]|$)/.exec(file);
   return match ? Number(match[1]) : undefined;
 }
@@ -39,10 +39,11 @@ export const oppsAddendumBFormat: IngestFormat = {
   yearFromFileName: yearInFileName,
   start({ seen }) {
     const columnsFor = lazyColumns();
+    let codeColumn: string | undefined;
     return {
       row(cells, year) {
         const columns = columnsFor(cells);
-        const codeColumn = Object.keys(cells).find((name) => normaliseHeader(name) === 'hcpcs code')!;
+        codeColumn ??= Object.keys(cells).find((name) => normaliseHeader(name) === 'hcpcs code')!;
         if (isNoteRow(cells, codeColumn)) return [];
         const code = columns.get(cells, 'hcpcs code').toUpperCase();
         if (!PROCEDURE_CODE.test(code)) return new Reject(`HCPCS Code "${code}" is not a 5-character code`);

@@ -37,10 +37,10 @@ function chunkCache(limit: number) {
 /** Bumped when a document's layout changes, so documents built by an older release are built again. */
 const LAYOUT = 1;
 /** Bytes of gzip per stored chunk: what one request holds in memory at a time. */
-export const CHUNK_BYTES = 128 * 1024;
+const CHUNK_BYTES = 128 * 1024;
 
 /** The pieces of a document's JSON text: each element of a top-level array (or of an object's arrays) alone. */
-export function* jsonPieces(value: BulkValue): Generator<string> {
+function* jsonPieces(value: BulkValue): Generator<string> {
   if (Array.isArray(value)) {
     yield '[';
     for (let i = 0; i < value.length; i++) yield (i === 0 ? '' : ',') + JSON.stringify(value[i]);
@@ -58,7 +58,7 @@ export function* jsonPieces(value: BulkValue): Generator<string> {
   yield '}';
 }
 
-export interface Compressed {
+interface Compressed {
   /** Quoted strong ETag: SHA-256 of the JSON text, base64url. */
   etag: string;
   bytes: number;
@@ -67,7 +67,7 @@ export interface Compressed {
 }
 
 /** Gzips a document's JSON text as it is written, cutting the output into `CHUNK_BYTES` chunks. */
-export async function compress(value: BulkValue): Promise<Compressed> {
+async function compress(value: BulkValue): Promise<Compressed> {
   const hash = createHash('sha256');
   const gzip = createGzip({ level: 9 });
   const chunks: Uint8Array[] = [];
@@ -114,7 +114,7 @@ export async function compress(value: BulkValue): Promise<Compressed> {
 }
 
 /** The datasets a document is built from, as one comparable text (and whether any is sample data). */
-export function versionOf(
+function versionOf(
   definition: BulkDefinition,
   datasets: DatasetInfo[],
 ): { version: string; sample: boolean } {

@@ -19,15 +19,8 @@ export interface BulkDefinition {
 /** A document's value: a top-level array or object whose arrays are written out element by element. */
 export type BulkValue = unknown[] | Record<string, unknown>;
 
-export const BULK_NAMES = [
-  'apt',
-  'decile-mapping',
-  'state-medicaid',
-  'rate-areas',
-  'county-zips',
-  'crosswalk',
-] as const;
-export type BulkName = (typeof BULK_NAMES)[number];
+export type BulkName =
+  'apt' | 'decile-mapping' | 'state-medicaid' | 'rate-areas' | 'county-zips' | 'crosswalk';
 
 interface CountyZips {
   name: string;
@@ -132,7 +125,7 @@ async function stateMedicaidOf(sources: BulkSourceStore, year: number): Promise<
  * What the Plan ID Crosswalk PUF's codes mean, as far as public sources say (research §3: the PUF data
  * dictionary). Reason codes carry only their number where no public description was found.
  */
-export const CROSSWALK_LEVELS: readonly { code: number; description: string }[] = [
+const CROSSWALK_LEVELS: readonly { code: number; description: string }[] = [
   { code: 0, description: 'Same plan' },
   { code: 1, description: 'Plan-level mapping' },
   { code: 2, description: 'County-level mapping' },
@@ -255,7 +248,3 @@ export const BULK_DOCUMENTS: readonly BulkDefinition[] = [
     build: crosswalkOf,
   },
 ];
-
-export function findBulkDocument(name: string): BulkDefinition | undefined {
-  return BULK_DOCUMENTS.find((d) => d.name === name);
-}

@@ -5,15 +5,15 @@ import type { App } from '../../shared/http.js';
 import type { PlansDeps } from '../deps.js';
 import { usesData } from '../gateway/sample-data.js';
 import type { ProcedureCost } from '../store/prices.js';
+import { GatewayMessage } from './schemas.js';
 import { PRICE_KINDS, priceScope, type PriceScope } from '../prices/scope.js';
 
-const Message = Type.Object({ message: Type.String() });
 const errors = {
-  400: Message,
-  401: Message,
-  403: Message,
-  404: Message,
-  429: Message,
+  400: GatewayMessage,
+  401: GatewayMessage,
+  403: GatewayMessage,
+  404: GatewayMessage,
+  429: GatewayMessage,
 };
 
 const Code = Type.Object({

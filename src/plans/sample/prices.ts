@@ -8,7 +8,7 @@ const PROCEDURES = 40;
 /** Which procedures a sample code stands for: kinds of service, never a real code or descriptor. */
 const KINDS = ['imaging study', 'skin procedure', 'endoscopy', 'eye procedure', 'joint procedure', 'biopsy'];
 
-export interface SampleProcedure {
+interface SampleProcedure {
   /** `Z` and four digits: no HCPCS Level II or CPT code looks so. */
   code: string;
   description: string;
@@ -20,7 +20,7 @@ export interface SampleProcedure {
 }
 
 /** The generated procedures of the sample price lookup (the same for a seed). */
-export function sampleProcedures(seed: number): SampleProcedure[] {
+function sampleProcedures(seed: number): SampleProcedure[] {
   const random = new Random(seed, 'price-lookup');
   return Array.from({ length: PROCEDURES }, (_, i) => {
     const hopdCents = random.int(40, 6000) * 100 + random.int(0, 99);

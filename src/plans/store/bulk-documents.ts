@@ -43,11 +43,6 @@ export function createBulkDocumentStore(db: Kysely<Database>) {
       );
     },
 
-    async listDocuments(): Promise<{ name: string; year: number }[]> {
-      const rows = await db.selectFrom('bulk_documents').select(['name', 'year']).execute();
-      return rows.map((r) => ({ name: r.name, year: Number(r.year) }));
-    },
-
     /** One chunk of a document's gzip bytes; undefined once a newer build has replaced the document. */
     async readChunk(etag: string, seq: number): Promise<Uint8Array | undefined> {
       const row = await db
