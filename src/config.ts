@@ -11,6 +11,13 @@ export interface Config {
   readonly host: string;
   /** Public origin the service is reached at (issuer, absolute links). No trailing slash. */
   readonly publicUrl: string;
+  /**
+   * `PUBLIC_URL` is https: responses carry `Strict-Transport-Security` and the browser cookies are Secure
+   * and `__Host-` prefixed. Over http (a local sandbox) neither, so nothing changes there.
+   */
+  readonly secureTransport: boolean;
+  /** `max-age` of `Strict-Transport-Security` under an https `PUBLIC_URL`; 0 sends no header. */
+  readonly hstsMaxAgeSeconds: number;
   /** `sqlite:<path>` or `postgres://…` */
   readonly databaseUrl: string;
   readonly redisUrl: string | undefined;
@@ -169,10 +176,13 @@ function metricsToken(env: Env): string | undefined {
 /** Reads the settings from an environment (normally `process.env`). */
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8000, 0, 65535);
+  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port}`);
   return Object.freeze({
     port,
     host: env.HOST || 'localhost',
-    publicUrl: url(env, 'PUBLIC_URL', `http://localhost:${port}`),
+    publicUrl,
+    secureTransport: publicUrl.startsWith('https:'),
+    hstsMaxAgeSeconds: integer(env, 'HSTS_MAX_AGE_SECONDS', 31_536_000, 0, 63_072_000),
     databaseUrl: databaseUrl(env),
     redisUrl: redisUrl(env),
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'openenroll:',

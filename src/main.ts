@@ -9,6 +9,7 @@ import { registerIngestCommands } from './commands/ingest.js';
 import { registerKeyCommands } from './commands/keys.js';
 import { registerSampleMarketCommands } from './commands/sample-market.js';
 import { registerServeCommands } from './commands/serve.js';
+import { registerSigningKeyCommands } from './commands/signing-keys.js';
 
 const program = new Command('openenroll')
   .description(
@@ -25,6 +26,7 @@ registerEnrolleeCommands(program);
 registerFhirCommands(program);
 registerIngestCommands(program);
 registerKeyCommands(program);
+registerSigningKeyCommands(program);
 registerSampleMarketCommands(program);
 registerExportCommands(program);
 

@@ -24,6 +24,8 @@ import { createAppStore } from './auth/store/apps.js';
 import { createEnrolleeStore } from './auth/store/enrollees.js';
 import { createSessionStore } from './auth/store/sessions.js';
 import { createTokenStore } from './auth/store/tokens.js';
+import { createSigningKeyStore } from './auth/store/signing-keys.js';
+import { ID_TOKEN_TTL_SECONDS } from './auth/oauth/signing-keys.js';
 import { ensureSandboxEnrollees } from './auth/sandbox/enrollees.js';
 import { createFhirStore } from './auth/store/fhir.js';
 import { createConnectedAppStore } from './auth/store/connected-apps.js';
@@ -123,6 +125,7 @@ export function authDeps(
     enrollees: createEnrolleeStore(storage.db),
     sessions: createSessionStore(storage.db),
     tokens: createTokenStore(storage.db, storage.dialect),
+    signingKeys: createSigningKeyStore(storage.db),
     fhir: createFhirStore(storage.db),
     connectedApps: createConnectedAppStore(storage.db),
     counters: counters(storage, redis, config.redisKeyPrefix),
@@ -132,12 +135,13 @@ export function authDeps(
       publicUrl: config.publicUrl,
       sandbox: config.mode === 'sandbox',
       accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+      idTokenTtlSeconds: ID_TOKEN_TTL_SECONDS,
       codeTtlSeconds: 60,
       approvalTtlSeconds: 600,
       sessionTtlSeconds: 5400,
       loginMaxFailures: config.loginMaxFailures,
       loginLockoutSeconds: config.loginLockoutSeconds,
-      secureCookies: config.publicUrl.startsWith('https:'),
+      secureCookies: config.secureTransport,
     },
   };
 }
@@ -253,6 +257,16 @@ export async function buildService(
       return how !== undefined;
     },
   });
+  // RFC 6797: once a browser has seen the service over https, it never tries plain http again. Sent on
+  // every response (errors and 404s too) but only under an https PUBLIC_URL: over http it is ignored anyway
+  // and a local sandbox must stay reachable.
+  if (config.secureTransport && config.hstsMaxAgeSeconds > 0) {
+    const hsts = `max-age=${config.hstsMaxAgeSeconds}`;
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      reply.header('strict-transport-security', hsts);
+      done(null, payload);
+    });
+  }
   // While the database stalls, requests that need it are answered at once instead of each waiting out
   // the timeout; one request a second goes through to try it again, and its success ends the outage.
   const trials = new WeakSet<object>();

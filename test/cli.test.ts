@@ -135,12 +135,22 @@ describe('openenroll enrollees, help and settings', () => {
   });
 
   test('--help on every command', async () => {
-    for (const args of [[], ['apps'], ['apps', 'create'], ['enrollees', 'list'], ['serve'], ['migrate']]) {
+    for (const args of [
+      [],
+      ['apps'],
+      ['apps', 'create'],
+      ['enrollees', 'list'],
+      ['serve'],
+      ['migrate'],
+      ['signing-keys'],
+      ['signing-keys', 'rotate'],
+    ]) {
       const result = await cli([...args, '--help']);
       assert.equal(result.code, 0, args.join(' '));
       assert.match(result.stdout, /^Usage: openenroll/m, args.join(' '));
     }
     assert.match((await cli(['apps', 'create', '--help'])).stdout, /--redirect-uri <uri>/);
+    assert.match((await cli(['signing-keys', 'rotate', '--help'])).stdout, /--now/);
   });
 
   test('a bad setting stops the process with a message naming it', async () => {

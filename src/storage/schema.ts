@@ -48,6 +48,8 @@ export interface ApprovalsTable {
   request: string;
   created_at: number;
   expires_at: number;
+  /** When the enrollee logged in (epoch ms); null for approvals made before 0010. */
+  auth_time: number | null;
 }
 
 export interface AuthCodesTable {
@@ -62,6 +64,8 @@ export interface AuthCodesTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+  auth_time: number | null;
+  nonce: string | null;
 }
 
 export interface GrantsTable {
@@ -104,6 +108,19 @@ export interface RefreshTokensTable {
   created_at: number;
   used_at: number | null;
   revoked_at: number | null;
+  auth_time: number | null;
+}
+
+/** An ID-token signing key (OpenID Connect); `private_key` is PKCS#8 PEM and is never published. */
+export interface SigningKeysTable {
+  kid: string;
+  generation: number;
+  alg: string;
+  public_jwk: string;
+  private_key: string;
+  created_at: number;
+  not_before: number;
+  retired_at: number | null;
 }
 
 export interface CountersTable {
@@ -456,6 +473,7 @@ export interface Database {
   archived_grants: ArchivedGrantsTable;
   access_tokens: AccessTokensTable;
   refresh_tokens: RefreshTokensTable;
+  signing_keys: SigningKeysTable;
   counters: CountersTable;
   fhir_resources: FhirResourcesTable;
   plan_datasets: PlanDatasetsTable;

@@ -47,10 +47,12 @@ describe('refresh: rotation', () => {
       assert.equal(response.status, 200, response.text);
       assert.equal(response.headers.get('cache-control'), 'no-store');
       const body = response.body as TokenBody;
+      // `id_token`: the default scopes hold `openid`; a refresh returns a new one (OIDC Core §12.2).
       assert.deepEqual(Object.keys(body).sort(), [
         'access_grant_expiration',
         'access_token',
         'expires_in',
+        'id_token',
         'patient',
         'refresh_token',
         'scope',

@@ -55,16 +55,19 @@ describe('code exchange: the token response by access category', () => {
     assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
     assert.equal(response.headers.get('cache-control'), 'no-store');
     const body = response.body as TokenBody;
+    // `id_token`: the default scopes hold `openid` (OIDC Core §3.1.3.3).
     assert.deepEqual(Object.keys(body).sort(), [
       'access_grant_expiration',
       'access_token',
       'expires_in',
+      'id_token',
       'patient',
       'refresh_token',
       'scope',
       'token_type',
     ]);
-    assert.equal(typeof body.expires_in, 'number');
+    // RFC 6749 §5.1: an integer number of seconds.
+    assert.ok(Number.isInteger(body.expires_in), `expires_in ${body.expires_in}`);
     assert.ok(body.expires_in > 0 && body.expires_in <= 36000, `expires_in ${body.expires_in}`);
     assert.equal(body.token_type, 'Bearer');
     assert.deepEqual(scopeSet(body.scope), DEFAULT_SCOPES);
@@ -95,6 +98,7 @@ describe('code exchange: the token response by access category', () => {
       'access_grant_expiration',
       'access_token',
       'expires_in',
+      'id_token',
       'patient',
       'scope',
       'token_type',
@@ -118,6 +122,7 @@ describe('code exchange: the token response by access category', () => {
     assert.deepEqual(Object.keys(body).sort(), [
       'access_token',
       'expires_in',
+      'id_token',
       'patient',
       'refresh_token',
       'scope',
@@ -327,18 +332,19 @@ describe('code exchange: the code and its PKCE binding', () => {
     assert.equal(response.text, INVALID_GRANT);
   });
 
-  test('a redirect_uri other than the authorize one: Mismatching redirect URI.', async () => {
+  test('a redirect_uri other than the authorize one: invalid_grant (RFC 6749 §4.1.3, §5.2); left out: invalid_request', async () => {
     const app = await createTestApp(running);
     const flow = await consent(running, app);
-    const expected = { error: 'invalid_request', error_description: 'Mismatching redirect URI.' };
-    assertJson(
-      await exchange(running.url, app, flow, { redirect_uri: 'http://127.0.0.1:3001/other' }),
-      400,
-      expected,
-    );
+    assertJson(await exchange(running.url, app, flow, { redirect_uri: 'http://127.0.0.1:3001/other' }), 400, {
+      error: 'invalid_grant',
+      error_description: 'Mismatching redirect URI.',
+    });
     const form: Record<string, string> = { ...codeForm(app, flow) };
     delete form.redirect_uri;
-    assertJson(await postForm(tokenUrl(), form, basicOf(app)), 400, expected);
+    assertJson(await postForm(tokenUrl(), form, basicOf(app)), 400, {
+      error: 'invalid_request',
+      error_description: 'Missing redirect URI.',
+    });
   });
 
   test('authorize without redirect_uri (one registered): the token request may leave it out too', async () => {
@@ -360,7 +366,7 @@ describe('code exchange: the code and its PKCE binding', () => {
       { ...codeForm(app, again), redirect_uri: 'http://127.0.0.1:3001/other' },
       basicOf(app),
     );
-    assertJson(wrong, 400, { error: 'invalid_request', error_description: 'Mismatching redirect URI.' });
+    assertJson(wrong, 400, { error: 'invalid_grant', error_description: 'Mismatching redirect URI.' });
   });
 
   test('no code_verifier: Code verifier required.', async () => {
@@ -455,6 +461,7 @@ describe('code exchange on a moved clock', () => {
     const afterExchange = running.clock.now();
     assert.equal(response.status, 200, response.text);
     const body = response.body as TokenBody;
+    assert.ok(Number.isInteger(body.expires_in), `expires_in ${body.expires_in}`);
     assert.ok(body.expires_in > 0 && body.expires_in <= 36000, `expires_in ${body.expires_in}`);
     assertFormattedBetween(
       body.access_grant_expiration,

@@ -14,6 +14,7 @@ export interface TokenBody {
   refresh_token?: string;
   patient: string;
   access_grant_expiration?: string;
+  id_token?: string;
 }
 
 export interface HttpResult {

@@ -4,7 +4,15 @@ import type { PendingAuthorization } from '../store/sessions.js';
 import { messageError, pageError, serviceError, TEXT } from './errors.js';
 import { normalizeChallenge } from './pkce.js';
 import { redirectUriMatches } from './redirect-uri.js';
-import { ALL_SCOPES, isDemographic, parseScope, scopesToOffer } from './scopes.js';
+import {
+  ALL_SCOPES,
+  isDemographic,
+  OFFLINE_ACCESS,
+  parseScope,
+  scopesToOffer,
+  TOKEN_SCOPES,
+} from './scopes.js';
+import { issuesRefreshTokens } from './token-response.js';
 
 export type Params = Record<string, string | undefined>;
 
@@ -74,16 +82,33 @@ function checkResponseType(params: Params): void {
 /**
  * Step 5 — scopes: unknown ones are refused; personal-information scopes are dropped silently for an app
  * that does not collect personal information; no scope means the app's defaults (decisions file).
+ * `fhirUser` is open to every app; `offline_access` (SMART `permission-offline`) to apps that may refresh,
+ * and dropped for `10 hours` apps (RFC 6749 §3.3: the granted scope may be narrower). Naming only these
+ * counts as naming no data scope: the defaults are offered with them.
  */
 function resolveScopes(app: App, raw: string | undefined): string[] {
-  const requested = parseScope(raw);
+  const all = parseScope(raw);
+  const requested = all.filter((s) => !TOKEN_SCOPES.has(s));
+  const extra = all.filter((s) => TOKEN_SCOPES.has(s) && (s !== OFFLINE_ACCESS || issuesRefreshTokens(app)));
   const refused = requested.filter(
     (s) =>
       !ALL_SCOPES.includes(s) ||
       (!app.scopes.includes(s) && !(isDemographic(s) && !app.requireDemographicScopes)),
   );
   if (refused.length > 0) throw messageError(400, 'Invalid scopes.');
-  return scopesToOffer(requested, app.scopes);
+  return [...scopesToOffer(requested, app.scopes), ...extra];
+}
+
+/** OIDC Core §3.1.2.1: `nonce` is opaque; bounded so a request cannot make us store a novel. */
+const MAX_NONCE_LENGTH = 512;
+
+function readNonce(params: Params): string | null {
+  const nonce = params.nonce;
+  if (nonce === undefined || nonce === '') return null;
+  if (nonce.length > MAX_NONCE_LENGTH) {
+    throw serviceError(400, 'invalid_request', `nonce must be at most ${MAX_NONCE_LENGTH} characters`);
+  }
+  return nonce;
 }
 
 /** Validates an authorize request (GET or POST) in the order the decisions file sets. */
@@ -104,6 +129,7 @@ export async function validateAuthorizeRequest(apps: AppStore, params: Params): 
       state: params.state!,
       codeChallenge: normalizeChallenge(params.code_challenge!),
       lang,
+      nonce: readNonce(params),
     },
   };
 }

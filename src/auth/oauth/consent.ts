@@ -4,7 +4,7 @@ import type { Approval } from '../store/sessions.js';
 import type { AuthDeps } from './deps.js';
 import { addCalendarMonths } from './expiry.js';
 import { withQuery } from './redirect-uri.js';
-import { isDemographic } from './scopes.js';
+import { isDemographic, TOKEN_SCOPES } from './scopes.js';
 import { randomUUID } from 'node:crypto';
 
 export interface Decision {
@@ -46,7 +46,8 @@ export async function decide(
     return denied;
   }
   const scopes = grantedScopes(app, request.scopes, decision.shareDemographic);
-  if (scopes.length === 0) {
+  // `offline_access` and `fhirUser` alone give access to nothing: as good as an empty grant.
+  if (scopes.every((s) => TOKEN_SCOPES.has(s))) {
     await deps.tokens.deleteGrant(app.clientId, approval.enrolleeId, 'consent-empty-scope', now);
     deps.audit('consent', {
       client_id: app.clientId,
@@ -77,6 +78,8 @@ export async function decide(
       familyId: randomUUID(),
       expiresAt: now + deps.settings.codeTtlSeconds * 1000,
       usedAt: null,
+      authTime: approval.authTime,
+      nonce: request.nonce ?? null,
     },
     now,
   );

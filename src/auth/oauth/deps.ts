@@ -4,6 +4,7 @@ import type { ConnectedAppStore } from '../store/connected-apps.js';
 import type { EnrolleeStore } from '../store/enrollees.js';
 import type { FhirStore } from '../store/fhir.js';
 import type { SessionStore } from '../store/sessions.js';
+import type { SigningKeyStore } from '../store/signing-keys.js';
 import type { TokenStore } from '../store/tokens.js';
 
 /** One structured audit event: never a secret, code or raw token (hashes only, and only a prefix). */
@@ -15,6 +16,7 @@ export interface AuthDeps {
   enrollees: EnrolleeStore;
   sessions: SessionStore;
   tokens: TokenStore;
+  signingKeys: SigningKeyStore;
   fhir: FhirStore;
   connectedApps: ConnectedAppStore;
   counters: Counters;
@@ -28,10 +30,13 @@ export interface AuthSettings {
   publicUrl: string;
   sandbox: boolean;
   accessTokenTtlSeconds: number;
+  /** Lifetime of an ID token; a retired signing key stays published this long (plus a margin). */
+  idTokenTtlSeconds: number;
   codeTtlSeconds: number;
   approvalTtlSeconds: number;
   sessionTtlSeconds: number;
   loginMaxFailures: number;
   loginLockoutSeconds: number;
+  /** https `PUBLIC_URL`: Secure, `__Host-` prefixed cookies (RFC 6265bis §4.1.3.2). */
   secureCookies: boolean;
 }

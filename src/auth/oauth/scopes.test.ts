@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { condenseScopes, isSubScope, parseScope, scopesForNewApp, scopesToOffer } from './scopes.js';
+import {
+  ALL_SCOPES,
+  condenseScopes,
+  isSubScope,
+  parseScope,
+  scopesForNewApp,
+  scopesToOffer,
+  SUPPORTED_SCOPES,
+  TOKEN_SCOPES,
+} from './scopes.js';
 
 test('.r and .s condense to .rs; .rs absorbs them', () => {
   assert.deepEqual(condenseScopes(['patient/Coverage.r', 'patient/Coverage.s']), ['patient/Coverage.rs']);
@@ -29,4 +38,16 @@ test('SMART sub-scopes of a held scope may be asked for at refresh', () => {
   assert.ok(isSubScope('patient/Coverage.s', ['patient/Coverage.read']));
   assert.ok(!isSubScope('patient/Coverage.rs', ['patient/Coverage.r']));
   assert.ok(!isSubScope('profile', ['patient/Patient.rs']));
+});
+
+test('SMART offline_access and fhirUser may be asked for by any app; they are not stored among its scopes', () => {
+  // SMART App Launch 2.0: `permission-offline` (offline_access) and `sso-openid-connect` (fhirUser).
+  for (const scope of ['offline_access', 'fhirUser']) {
+    assert.ok(SUPPORTED_SCOPES.includes(scope), scope);
+    assert.ok(TOKEN_SCOPES.has(scope), scope);
+    assert.ok(!ALL_SCOPES.includes(scope), scope);
+    assert.ok(!scopesForNewApp(true).includes(scope), scope);
+  }
+  // A refresh may keep asking for it (RFC 6749 §6).
+  assert.ok(isSubScope('offline_access', ['openid', 'offline_access']));
 });

@@ -15,6 +15,26 @@ export const ALL_SCOPES: readonly string[] = [
   ]),
 ];
 
+/**
+ * SMART App Launch `permission-offline`: asks for a refresh token. Any app may ask for it; an app that may
+ * refresh (`13 months`, `Research`) gets refresh tokens whether or not it asks, a `10 hours` app never does.
+ * Not stored among an app's scopes: it is about the tokens, not the data.
+ */
+export const OFFLINE_ACCESS = 'offline_access';
+
+/**
+ * SMART App Launch "Scopes for requesting identity data": with `openid`, asks for the `fhirUser` claim (the
+ * enrollee's Patient URL). The ID token always carries it (the patient id is in every token response
+ * anyway), so any app may name it; like `offline_access` it is not stored among an app's scopes.
+ */
+export const FHIR_USER = 'fhirUser';
+
+/** Every scope an authorize request may name (discovery's `scopes_supported`). */
+export const SUPPORTED_SCOPES: readonly string[] = [...ALL_SCOPES, FHIR_USER, OFFLINE_ACCESS];
+
+/** Scopes about the tokens or the ID token rather than the data: open to every app (see above). */
+export const TOKEN_SCOPES: ReadonlySet<string> = new Set([FHIR_USER, OFFLINE_ACCESS]);
+
 /** Scopes that expose personal information (seed "Personal information blocking"). */
 export const DEMOGRAPHIC_SCOPES: ReadonlySet<string> = new Set([
   'profile',

@@ -5,13 +5,16 @@ import type { Approval, PendingAuthorization } from '../store/sessions.js';
 import type { AuthDeps } from './deps.js';
 import { messageError, pageError, TEXT } from './errors.js';
 
-/** The enrollee a session secret belongs to, if it is still valid (any instance can answer). */
+/**
+ * The enrollee a session secret belongs to, if it is still valid (any instance can answer), and when they
+ * logged in (the session opens at login: OIDC Core `auth_time`).
+ */
 export async function enrolleeOfSession(
   deps: AuthDeps,
   secret: string | undefined,
-): Promise<string | undefined> {
+): Promise<{ enrolleeId: string; authTime: number } | undefined> {
   if (!secret) return undefined;
-  return deps.sessions.findSessionEnrolleeId(sha256(secret), deps.now());
+  return deps.sessions.findSession(sha256(secret), deps.now());
 }
 
 /**
@@ -38,7 +41,7 @@ export async function openSession(
 /** Records a validated authorization request awaiting the enrollee's decision; returns its id. */
 export async function startApproval(
   deps: AuthDeps,
-  enrolleeId: string,
+  session: { enrolleeId: string; authTime: number },
   app: App,
   pending: PendingAuthorization,
 ): Promise<string> {
@@ -47,7 +50,8 @@ export async function startApproval(
   await deps.sessions.insertApproval(
     {
       id,
-      enrolleeId,
+      enrolleeId: session.enrolleeId,
+      authTime: session.authTime,
       clientId: app.clientId,
       request: pending,
       expiresAt: now + deps.settings.approvalTtlSeconds * 1000,

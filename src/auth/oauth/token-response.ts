@@ -10,6 +10,8 @@ export interface TokenResponse {
   refresh_token?: string;
   patient: string;
   access_grant_expiration?: string;
+  /** OIDC Core §3.1.3.3: when the granted scope includes `openid`. */
+  id_token?: string;
 }
 
 export interface IssuedTokens {
@@ -20,6 +22,7 @@ export interface IssuedTokens {
   refreshToken: string | undefined;
   patientId: string;
   grantExpiresAt: number | null;
+  idToken?: string;
 }
 
 /**
@@ -40,7 +43,16 @@ export function tokenResponse(app: App, issued: IssuedTokens): TokenResponse {
   } else if (app.dataAccessType === 'THIRTEEN_MONTH' && issued.grantExpiresAt !== null) {
     body.access_grant_expiration = formatGrantExpiration(issued.grantExpiresAt);
   }
+  if (issued.idToken !== undefined) body.id_token = issued.idToken;
   return body;
+}
+
+/**
+ * RFC 6749 §5.1: `expires_in` is an integer number of seconds (typed clients — Java, Go, C# — refuse a
+ * fraction); the remaining lifetime is rounded to whole seconds, never below zero.
+ */
+export function secondsUntil(expiresAt: number, now: number): number {
+  return Math.max(0, Math.round((expiresAt - now) / 1000));
 }
 
 /** Whether tokens issued to this app come with a refresh token (seed "Limits"). */

@@ -35,7 +35,7 @@ async function authorize(deps: AuthDeps, request: FastifyRequest, reply: Fastify
     const lang = pending.lang ? `&lang=${pending.lang}` : '';
     return reply.redirect(`/v2/accounts/login?next=${encodeURIComponent(next)}${lang}`, 302);
   }
-  const approvalId = await startApproval(deps, session.enrolleeId, app, pending);
+  const approvalId = await startApproval(deps, session, app, pending);
   const lang = pending.lang ? `?lang=${pending.lang}` : '';
   return reply.redirect(`/v2/o/authorize/${approvalId}/${lang}`, 302);
 }

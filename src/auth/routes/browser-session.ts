@@ -5,14 +5,24 @@ import type { AuthDeps } from '../oauth/deps.js';
 import { pickLanguage, type Language } from '../oauth/language.js';
 import { enrolleeOfSession, openSession } from '../oauth/sessions.js';
 
-export const SESSION_COOKIE = 'oe_session';
-export const LOGIN_CSRF_COOKIE = 'oe_login_csrf';
+/**
+ * Cookie names. Under an https `PUBLIC_URL` they carry the `__Host-` prefix (RFC 6265bis §4.1.3.2): the
+ * browser then accepts them only Secure, with `Path=/` and no `Domain`, so no sibling host or plain-http
+ * page can plant or overwrite them. Over http (a local sandbox) the prefix would make browsers drop them.
+ */
+export function sessionCookie(deps: AuthDeps): string {
+  return deps.settings.secureCookies ? '__Host-oe_session' : 'oe_session';
+}
+
+export function loginCsrfCookie(deps: AuthDeps): string {
+  return deps.settings.secureCookies ? '__Host-oe_login_csrf' : 'oe_login_csrf';
+}
 
 /** The enrollee logged in on this browser, with the session secret its CSRF tokens derive from. */
 export async function currentEnrollee(deps: AuthDeps, request: FastifyRequest) {
-  const secret = request.cookies[SESSION_COOKIE];
-  const enrolleeId = await enrolleeOfSession(deps, secret);
-  return enrolleeId && secret ? { enrolleeId, sessionToken: secret } : undefined;
+  const secret = request.cookies[sessionCookie(deps)];
+  const session = await enrolleeOfSession(deps, secret);
+  return session && secret ? { ...session, sessionToken: secret } : undefined;
 }
 
 /** Logs the enrollee in on this browser: a new session and its cookie. */
@@ -22,10 +32,11 @@ export async function startSession(
   reply: FastifyReply,
   enrolleeId: string,
 ): Promise<void> {
-  const secret = await openSession(deps, enrolleeId, request.cookies[SESSION_COOKIE]);
-  reply.setCookie(SESSION_COOKIE, secret, cookieOptions(deps, deps.settings.sessionTtlSeconds));
+  const secret = await openSession(deps, enrolleeId, request.cookies[sessionCookie(deps)]);
+  reply.setCookie(sessionCookie(deps), secret, cookieOptions(deps, deps.settings.sessionTtlSeconds));
 }
 
+/** Path=/ and no Domain: what the `__Host-` prefix demands, and right for the plain names too. */
 export function cookieOptions(deps: AuthDeps, maxAgeSeconds: number) {
   return {
     path: '/',

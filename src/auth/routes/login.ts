@@ -11,7 +11,7 @@ import { renderPage } from '../pages/render.js';
 import {
   cookieOptions,
   csrfMatches,
-  LOGIN_CSRF_COOKIE,
+  loginCsrfCookie,
   pageLanguage,
   startSession,
   switchLanguageUrl,
@@ -43,8 +43,8 @@ function showLogin(
   lang: Language,
   view: LoginView,
 ) {
-  const csrf = request.cookies[LOGIN_CSRF_COOKIE] ?? randomToken();
-  reply.setCookie(LOGIN_CSRF_COOKIE, csrf, cookieOptions(deps, 3600));
+  const csrf = request.cookies[loginCsrfCookie(deps)] ?? randomToken();
+  reply.setCookie(loginCsrfCookie(deps), csrf, cookieOptions(deps, 3600));
   const html = renderPage('login', lang, {
     title: translator(lang)('loginTitle'),
     switchUrl: switchLanguageUrl(request, lang),
@@ -79,7 +79,7 @@ export function registerLoginRoutes(app: App, deps: AuthDeps): void {
     const form = formBody(request, (status, m) => pageError(status, 'invalid_request', m));
     const lang = pageLanguage(request, form.lang === 'es' || form.lang === 'en' ? form.lang : null);
     const t = translator(lang);
-    const cookieCsrf = request.cookies[LOGIN_CSRF_COOKIE];
+    const cookieCsrf = request.cookies[loginCsrfCookie(deps)];
     if (!cookieCsrf || !csrfMatches(cookieCsrf, form.csrf)) {
       throw pageError(403, 'invalid_request', 'formTampered', lang);
     }

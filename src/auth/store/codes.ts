@@ -26,6 +26,8 @@ export function createCodeStore(db: Kysely<Database>, dialect: DialectCapabiliti
         familyId: row.family_id,
         expiresAt: Number(row.expires_at),
         usedAt: instant(row.used_at),
+        authTime: instant(row.auth_time),
+        nonce: row.nonce,
       };
     },
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { instant } from '../../storage/columns.js';
 import type { Database } from '../../storage/schema.js';
 
 /** A validated authorization request waiting for the enrollee's decision. */
@@ -10,6 +11,8 @@ export interface PendingAuthorization {
   state: string;
   codeChallenge: string;
   lang: 'en' | 'es' | null;
+  /** OIDC Core §3.1.2.1: returned unchanged in the ID token; absent in approvals stored before it existed. */
+  nonce?: string | null;
 }
 
 export interface Approval {
@@ -18,6 +21,8 @@ export interface Approval {
   clientId: string;
   request: PendingAuthorization;
   expiresAt: number;
+  /** When the enrollee logged in (epoch ms); null for approvals stored before it was recorded. */
+  authTime: number | null;
 }
 
 /** Login sessions and approvals live in the database so any instance can serve the next request. */
@@ -30,14 +35,18 @@ export function createSessionStore(db: Kysely<Database>) {
         .execute();
     },
 
-    async findSessionEnrolleeId(idHash: string, now: number): Promise<string | undefined> {
+    /** A live session's enrollee and when it was opened (the login: a session opens at each login). */
+    async findSession(
+      idHash: string,
+      now: number,
+    ): Promise<{ enrolleeId: string; authTime: number } | undefined> {
       const row = await db
         .selectFrom('sessions')
-        .select('enrollee_id')
+        .select(['enrollee_id', 'created_at'])
         .where('id_hash', '=', idHash)
         .where('expires_at', '>', now)
         .executeTakeFirst();
-      return row?.enrollee_id;
+      return row && { enrolleeId: row.enrollee_id, authTime: Number(row.created_at) };
     },
 
     async deleteSession(idHash: string): Promise<void> {
@@ -54,6 +63,7 @@ export function createSessionStore(db: Kysely<Database>) {
           request: JSON.stringify(approval.request),
           created_at: now,
           expires_at: approval.expiresAt,
+          auth_time: approval.authTime,
         })
         .execute();
     },
@@ -72,6 +82,7 @@ export function createSessionStore(db: Kysely<Database>) {
         clientId: row.client_id,
         request: JSON.parse(row.request) as PendingAuthorization,
         expiresAt: Number(row.expires_at),
+        authTime: instant(row.auth_time),
       };
     },
 

@@ -11,6 +11,10 @@ export interface AuthCode {
   familyId: string;
   expiresAt: number;
   usedAt: number | null;
+  /** When the enrollee logged in (epoch ms), for the ID token's `auth_time`. */
+  authTime: number | null;
+  /** The authorize request's `nonce`, for the ID token. */
+  nonce: string | null;
 }
 
 export interface Grant {
@@ -37,6 +41,8 @@ export interface NewRefreshToken {
   familyId: string;
   accessTokenHash: string;
   scope: string;
+  /** The login the family stems from (OIDC Core §12.2: a refreshed ID token keeps its `auth_time`). */
+  authTime: number | null;
 }
 
 export interface RefreshTokenRecord extends NewRefreshToken {

@@ -62,6 +62,7 @@ export async function insertTokens(
         created_at: now,
         used_at: null,
         revoked_at: null,
+        auth_time: refresh.authTime,
       })
       .execute();
   }
@@ -133,6 +134,8 @@ export async function insertCodeRow(db: Db, code: AuthCode, now: number) {
       created_at: now,
       expires_at: code.expiresAt,
       used_at: null,
+      auth_time: code.authTime,
+      nonce: code.nonce,
     })
     .execute();
 }

@@ -23,6 +23,7 @@ function toRefreshToken(row: Selectable<RefreshTokensTable>): RefreshTokenRecord
     familyId: row.family_id,
     accessTokenHash: row.access_token_hash,
     scope: row.scope,
+    authTime: instant(row.auth_time),
     usedAt: instant(row.used_at),
     revokedAt: instant(row.revoked_at),
   };

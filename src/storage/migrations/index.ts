@@ -8,6 +8,7 @@ import * as planData from './0006-plan-data.js';
 import * as datasetDuration from './0007-dataset-duration.js';
 import * as coverage from './0008-coverage.js';
 import * as bulkAndPrices from './0009-bulk-and-prices.js';
+import * as openidConnect from './0010-openid-connect.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007-dataset-duration': datasetDuration,
   '0008-coverage': coverage,
   '0009-bulk-and-prices': bulkAndPrices,
+  '0010-openid-connect': openidConnect,
 };

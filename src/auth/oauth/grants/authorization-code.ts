@@ -3,7 +3,8 @@ import type { AuthCode } from '../../store/tokens.js';
 import type { AuthDeps } from '../deps.js';
 import { oauthError } from '../errors.js';
 import { VERIFIER_MAX, VERIFIER_MIN, verifierMatches } from '../pkce.js';
-import { tokenResponse } from '../token-response.js';
+import { idTokenFor } from '../id-token.js';
+import { secondsUntil, tokenResponse } from '../token-response.js';
 import type { GrantRequest, TokenGrant } from './types.js';
 import { mintTokens } from './mint.js';
 
@@ -22,10 +23,14 @@ async function findUsableCode(deps: AuthDeps, { app, params }: GrantRequest, now
   return code;
 }
 
-/** RFC 6749 §4.1.3: required, and identical, when the authorization request included it. */
+/**
+ * RFC 6749 §4.1.3: required, and identical, when the authorization request included it. Leaving it out is a
+ * missing parameter (`invalid_request`); a different one does not match the grant (§5.2 `invalid_grant`).
+ */
 function checkRedirectUri(code: AuthCode, redirectUri: string | undefined): void {
   if (redirectUri === undefined && !code.redirectUriGiven) return;
-  if (redirectUri !== code.redirectUri) throw oauthError(400, 'invalid_request', 'Mismatching redirect URI.');
+  if (redirectUri === undefined) throw oauthError(400, 'invalid_request', 'Missing redirect URI.');
+  if (redirectUri !== code.redirectUri) throw oauthError(400, 'invalid_grant', 'Mismatching redirect URI.');
 }
 
 /** RFC 7636 §4.6. */
@@ -52,7 +57,15 @@ export const authorizationCodeGrant: TokenGrant = {
     const grant = await deps.tokens.findGrant(app.clientId, code.enrolleeId);
     if (!enrollee || !grant) throw oauthError(400, 'invalid_grant');
 
-    const minted = mintTokens(deps, app, code.enrolleeId, code.familyId, code.scope, now);
+    const minted = mintTokens(deps, app, code, now);
+    // Signed before the code is spent: a signing failure must not cost the client its code.
+    const idToken = await idTokenFor(deps, code.scope, {
+      clientId: app.clientId,
+      patientId: enrollee.patientId,
+      authTime: code.authTime,
+      nonce: code.nonce,
+      accessToken: minted.accessToken,
+    });
     // A `10 hours` grant lives exactly as long as its access token (decisions file).
     const grantExpiresAt = app.dataAccessType === 'ONE_TIME' ? minted.access.expiresAt : 'keep';
     if (!(await deps.tokens.redeemCode(code.codeHash, minted.access, minted.refresh, grantExpiresAt, now))) {
@@ -70,12 +83,13 @@ export const authorizationCodeGrant: TokenGrant = {
     return tokenResponse(app, {
       accessToken: minted.accessToken,
       accessExpiresAt: minted.access.expiresAt,
-      // Seed: the code exchange reports the remaining lifetime, which may be fractional.
-      expiresIn: Math.max(0, (minted.access.expiresAt - deps.now()) / 1000),
+      // The remaining lifetime, in whole seconds (RFC 6749 §5.1; the seed's fraction is allowed, not required).
+      expiresIn: secondsUntil(minted.access.expiresAt, deps.now()),
       scope: code.scope,
       refreshToken: minted.refreshToken,
       patientId: enrollee.patientId,
       grantExpiresAt: grantExpiresAt === 'keep' ? grant.expiresAt : grantExpiresAt,
+      idToken,
     });
   },
 };

@@ -11,13 +11,19 @@ export interface MintedTokens {
   refresh: NewRefreshToken | undefined;
 }
 
+/** The token family new tokens belong to: whose, which family, what scope, and the login it stems from. */
+export interface TokenFamily {
+  enrolleeId: string;
+  familyId: string;
+  scope: string;
+  authTime: number | null;
+}
+
 /** New random tokens for a family; only their SHA-256 hashes are ever stored. */
 export function mintTokens(
   deps: AuthDeps,
   app: App,
-  enrolleeId: string,
-  familyId: string,
-  scope: string,
+  { enrolleeId, familyId, scope, authTime }: TokenFamily,
   now: number,
 ): MintedTokens {
   const accessToken = randomToken();
@@ -42,6 +48,7 @@ export function mintTokens(
       familyId,
       accessTokenHash: access.tokenHash,
       scope,
+      authTime,
     },
   };
 }

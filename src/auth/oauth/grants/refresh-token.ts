@@ -3,7 +3,8 @@ import type { RefreshTokenContext } from '../../store/tokens.js';
 import type { AuthDeps } from '../deps.js';
 import { oauthError, serviceError, TEXT } from '../errors.js';
 import { isSubScope, parseScope } from '../scopes.js';
-import { tokenResponse } from '../token-response.js';
+import { idTokenFor } from '../id-token.js';
+import { secondsUntil, tokenResponse } from '../token-response.js';
 import type { GrantRequest, TokenGrant } from './types.js';
 import { mintTokens } from './mint.js';
 
@@ -47,7 +48,16 @@ export const refreshTokenGrant: TokenGrant = {
     // Single use: a spent or revoked refresh token answers exactly {"error":"invalid_grant"} (decisions file).
     if (token.usedAt !== null || token.revokedAt !== null) throw oauthError(400, 'invalid_grant');
 
-    const minted = mintTokens(deps, app, token.enrolleeId, token.familyId, scope, now);
+    const minted = mintTokens(deps, app, { ...token, scope }, now);
+    // OIDC Core §12.2: a refresh may return a new ID token; ours does whenever the scope holds `openid`,
+    // with the original `auth_time` and no `nonce`.
+    const idToken = await idTokenFor(deps, scope, {
+      clientId: app.clientId,
+      patientId: token.patientId,
+      authTime: token.authTime,
+      nonce: null,
+      accessToken: minted.accessToken,
+    });
     if (!(await deps.tokens.rotateRefreshToken(token, minted.access, minted.refresh!, now))) {
       throw oauthError(400, 'invalid_grant');
     }
@@ -60,11 +70,12 @@ export const refreshTokenGrant: TokenGrant = {
     return tokenResponse(app, {
       accessToken: minted.accessToken,
       accessExpiresAt: minted.access.expiresAt,
-      expiresIn: deps.settings.accessTokenTtlSeconds,
+      expiresIn: secondsUntil(minted.access.expiresAt, now),
       scope,
       refreshToken: minted.refreshToken,
       patientId: token.patientId,
       grantExpiresAt: token.grantExpiresAt,
+      idToken,
     });
   },
 };
