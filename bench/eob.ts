@@ -3,7 +3,7 @@
  * EOBs, written as NDJSON for `openenroll fhir import`, and the request paths that load it.
  */
 import { writeFileSync } from 'node:fs';
-import { eobId, generateEnrollee, type FhirResource } from '../src/auth/fhir/generate.js';
+import { directoryResources, eobId, generateEnrollee, type FhirResource } from '../src/auth/fhir/generate.js';
 import type { EobType } from '../src/auth/fhir/validate.js';
 import { SANDBOX_SEED } from '../src/ingest/sandbox-claims.js';
 
@@ -20,14 +20,14 @@ export const EOB_PAGE = 10;
 const CLAIM_BASE = 20_000_000_000;
 
 export interface EobData {
-  /** NDJSON lines: the Patient, its Coverages, then the EOBs. */
+  /** NDJSON lines: the directory (payors, providers), the Patient, its Coverages, then the EOBs. */
   lines: string[];
   /** The EOB ids in the server's search order (by id). */
   ids: string[];
 }
 
 /**
- * Enrollee 0's Patient and Coverages as generated, and its 20–60 generated EOBs cloned round-robin to
+ * The shared directory the claims point at, enrollee 0's Patient and Coverages as generated, and its 20–60 generated EOBs cloned round-robin to
  * `count`, each renumbered (`<type>--2000000xxxx`, claim identifier to match).
  */
 export function eobData(count = EOB_COUNT, seed = SANDBOX_SEED): EobData {
@@ -37,7 +37,10 @@ export function eobData(count = EOB_COUNT, seed = SANDBOX_SEED): EobData {
     throw new Error(`sandbox enrollee ${EOB_ENROLLEE} is not Patient/${EOB_PATIENT_ID}`);
   }
   const templates = resources.filter((r) => r.resourceType === 'ExplanationOfBenefit');
-  const others = resources.filter((r) => r.resourceType !== 'ExplanationOfBenefit');
+  const others = [
+    ...directoryResources(),
+    ...resources.filter((r) => r.resourceType !== 'ExplanationOfBenefit'),
+  ];
   const eobs: FhirResource[] = [];
   for (let i = 0; i < count; i++) {
     const template = templates[i % templates.length]!;

@@ -360,7 +360,7 @@ describe('errors raised before a route is known answer in the shape of the pathâ
   });
 
   test('a path no FHIR route serves: 404 in {detail}', async () => {
-    const answer = await send('/v2/fhir/Practitioner/1', {
+    const answer = await send('/v2/fhir/Condition/1', {
       headers: { authorization: `Bearer ${tokens.access_token}` },
     });
     assert.equal(answer.status, 404);

@@ -3,6 +3,7 @@ import type { AuthDeps } from './oauth/deps.js';
 import { registerAuthorizeRoutes } from './routes/authorize.js';
 import { registerConnectedAppsRoutes } from './routes/connected-apps.js';
 import { registerConsentRoutes } from './routes/consent.js';
+import { allowCrossOriginReads } from './routes/cors.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerExpireRoute } from './routes/expire.js';
 import { registerFhirRoutes } from './routes/fhir.js';
@@ -15,6 +16,7 @@ import { registerUserinfoRoute } from './routes/userinfo.js';
 
 /** The authorization service's routes — its table of contents. */
 export function registerAuthService(app: App, deps: AuthDeps): void {
+  allowCrossOriginReads(app);
   registerStaticRoutes(app);
   registerDiscoveryRoutes(app, deps);
   registerAuthorizeRoutes(app, deps);

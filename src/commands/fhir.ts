@@ -13,7 +13,8 @@ export function registerFhirCommands(program: Command): void {
     .command('generate')
     .description(
       'write deterministic SYNTHETIC sample data (Patient, Coverage, ExplanationOfBenefit of the sandbox ' +
-        'enrollees BBUser00000…) as NDJSON, tagged as synthetic; load it with "fhir import"',
+        'enrollees BBUser00000…, and the Organizations and Practitioners they refer to) as NDJSON in the ' +
+        'CARIN Blue Button 2.0.0 profiles, tagged as synthetic; load it with "fhir import"',
     )
     .option('--enrollees <n>', 'how many sandbox enrollees, from BBUser00000', '100')
     .option('--seed <s>', 'generator seed: the same seed gives the same data', String(SANDBOX_SEED))
@@ -35,8 +36,10 @@ export function registerFhirCommands(program: Command): void {
   fhir
     .command('import <paths...>')
     .description(
-      'load FHIR R4 NDJSON files (one resource per line) or Bundles of Patient, Coverage and ' +
-        'ExplanationOfBenefit; a directory means its .ndjson and .json files. All or nothing.',
+      'load FHIR R4 NDJSON files (one resource per line) or Bundles of Patient, Coverage, ' +
+        'ExplanationOfBenefit, Organization and Practitioner; a resource claiming a CARIN Blue Button ' +
+        '(C4BB) profile must meet its required elements; a directory means its .ndjson and .json files. ' +
+        'All or nothing.',
     )
     .option('--json', 'print the summary as JSON')
     .action(async (paths: string[], opts: { json?: boolean }) => {
@@ -57,10 +60,11 @@ export function registerFhirCommands(program: Command): void {
           );
           if (process.stderr.isTTY) process.stderr.write('\n');
           if (opts.json) return console.log(JSON.stringify(report));
-          const { Patient, Coverage, ExplanationOfBenefit } = report.counts;
+          const { Patient, Coverage, ExplanationOfBenefit, Organization, Practitioner } = report.counts;
           console.log(
             `imported ${report.files.length} file(s): ${Patient} Patient, ${Coverage} Coverage, ` +
-              `${ExplanationOfBenefit} ExplanationOfBenefit`,
+              `${ExplanationOfBenefit} ExplanationOfBenefit, ${Organization} Organization, ` +
+              `${Practitioner} Practitioner`,
           );
           console.log(`patients linked to enrollee accounts: ${report.linkedPatients}`);
           if (report.unlinkedPatients.length > 0) {

@@ -2,9 +2,15 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { InvalidResource, validateResource, type ResourceType } from '../auth/fhir/validate.js';
+import {
+  IMPORTABLE_RESOURCE_TYPES,
+  InvalidResource,
+  validateResource,
+  type ImportableResourceType,
+  type ResourceFacts,
+} from '../auth/fhir/validate.js';
 import type { EnrolleeStore } from '../auth/store/enrollees.js';
-import type { FhirStore, ImportWriter, StoredResource } from '../auth/store/fhir.js';
+import { NO_PATIENT, type FhirStore, type ImportWriter, type StoredResource } from '../auth/store/fhir.js';
 
 /** A rejected import: where (file and line, or Bundle entry) and why. */
 export class FhirImportError extends Error {
@@ -19,7 +25,7 @@ export class FhirImportError extends Error {
 
 export interface FhirImportReport {
   files: string[];
-  counts: Record<ResourceType, number>;
+  counts: Record<ImportableResourceType, number>;
   /** Patients whose id is an enrollee account's patient id. */
   linkedPatients: number;
   /** Patient ids with no enrollee account (stored, but nobody can authorize access to them yet). */
@@ -86,10 +92,13 @@ function readResources(file: string): AsyncGenerator<Located> {
 }
 
 /**
- * Loads FHIR R4 NDJSON files and Bundles of Patient, Coverage and ExplanationOfBenefit: every resource is
- * validated (CARIN Blue Button shapes), references must resolve within the import or the database, and the
- * whole import is one transaction — a bad line is reported as `file:line` and nothing is stored. Re-importing
- * a resource replaces it in place; `meta.lastUpdated` becomes the import time.
+ * Loads FHIR R4 NDJSON files and Bundles of Patient, Coverage, ExplanationOfBenefit, Organization and
+ * Practitioner: every resource is validated (base shapes, plus the required elements of the CARIN Blue
+ * Button profile it claims), references must resolve within the import or the database, and the whole
+ * import is one transaction — a bad line is reported as `file:line` and nothing is stored. Re-importing a
+ * resource replaces it in place; `meta.lastUpdated` becomes the import time and `meta.versionId` "1" for a
+ * new resource, the stored version + 1 for a replaced one (FHIR R4 §3.1.0.5; a resource given twice in one
+ * import counts as two versions). Organization and Practitioner are stored in no patient's compartment.
  */
 export async function importFhir(
   paths: string[],
@@ -98,12 +107,16 @@ export async function importFhir(
   onResource: (count: number) => void = () => {},
 ): Promise<FhirImportReport> {
   const files = await expand(paths);
-  const counts: Record<ResourceType, number> = { Patient: 0, Coverage: 0, ExplanationOfBenefit: 0 };
+  const counts = Object.fromEntries(IMPORTABLE_RESOURCE_TYPES.map((t) => [t, 0])) as Record<
+    ImportableResourceType,
+    number
+  >;
   const patients = new Set<string>();
   const lastUpdated = new Date(now).toISOString();
   await stores.fhir.importAll(async (writer) => {
     const references = new Map<string, { file: string; where: string }>();
-    let batch: StoredResource[] = [];
+    const versions = new Map<string, number>();
+    let batch: Pending[] = [];
     let total = 0;
     for (const file of files) {
       for await (const { value, where } of readResources(file)) {
@@ -114,9 +127,7 @@ export async function importFhir(
           if (error instanceof InvalidResource) throw new FhirImportError(file, where, error.message);
           throw error;
         }
-        const resource = value as { meta?: Record<string, unknown> };
-        resource.meta = { ...resource.meta, lastUpdated };
-        batch.push({ ...facts, lastUpdated: now, body: JSON.stringify(resource) });
+        batch.push({ facts, resource: value as Versionable });
         for (const ref of facts.references) {
           const key = `${ref.resourceType}/${ref.id}`;
           if (!references.has(key)) references.set(key, { file, where });
@@ -125,13 +136,13 @@ export async function importFhir(
         counts[facts.resourceType] += 1;
         total += 1;
         if (batch.length >= 500) {
-          await writer.upsert(batch);
+          await writer.upsert(await stamp(writer, batch, versions, lastUpdated, now));
           batch = [];
           onResource(total);
         }
       }
     }
-    await writer.upsert(batch);
+    await writer.upsert(await stamp(writer, batch, versions, lastUpdated, now));
     onResource(total);
     await checkReferences(writer, references);
   });
@@ -142,6 +153,56 @@ export async function importFhir(
     else unlinked.push(id);
   }
   return { files, counts, linkedPatients: linked, unlinkedPatients: unlinked };
+}
+
+type Versionable = { meta?: Record<string, unknown> };
+
+interface Pending {
+  facts: ResourceFacts;
+  resource: Versionable;
+}
+
+/**
+ * The batch as stored rows: each body with `meta.lastUpdated` (the import time) and `meta.versionId` (one
+ * more than the stored or earlier-in-this-import version, else "1"). `versions` carries the versions this
+ * import assigned across batches. A resource given twice in one batch is written once, as its last copy.
+ */
+async function stamp(
+  writer: ImportWriter,
+  batch: Pending[],
+  versions: Map<string, number>,
+  lastUpdated: string,
+  now: number,
+): Promise<StoredResource[]> {
+  const unseen = new Map<string, string[]>();
+  for (const { facts } of batch) {
+    if (versions.has(`${facts.resourceType}/${facts.id}`)) continue;
+    unseen.set(facts.resourceType, [...(unseen.get(facts.resourceType) ?? []), facts.id]);
+  }
+  for (const [type, ids] of unseen) {
+    for (const [id, version] of await writer.versions(type, ids)) {
+      const number = Number.parseInt(version, 10);
+      versions.set(`${type}/${id}`, Number.isSafeInteger(number) && number > 0 ? number : 1);
+    }
+  }
+  const rows = new Map<string, StoredResource>();
+  for (const { facts, resource } of batch) {
+    const key = `${facts.resourceType}/${facts.id}`;
+    const versionId = (versions.get(key) ?? 0) + 1;
+    versions.set(key, versionId);
+    resource.meta = { ...resource.meta, versionId: String(versionId), lastUpdated };
+    rows.delete(key);
+    rows.set(key, {
+      resourceType: facts.resourceType,
+      id: facts.id,
+      patientId: facts.patientId ?? NO_PATIENT,
+      eobType: facts.eobType,
+      serviceDate: facts.serviceDate,
+      lastUpdated: now,
+      body: JSON.stringify(resource),
+    });
+  }
+  return [...rows.values()];
 }
 
 async function checkReferences(

@@ -9,6 +9,7 @@ import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { maxHeaderSize } from 'node:http';
 import { clientErrorHandler, type RawAnswer } from './client-error.js';
+import { CORS_HEADERS, isPreflight, PREFLIGHT_HEADERS } from './cors.js';
 import { HttpError, jsonError, UnavailableError } from './errors.js';
 import type { Logger } from './logger.js';
 import { checkQueryEncoding, parseUrlEncoded } from './form.js';
@@ -23,6 +24,8 @@ declare module 'fastify' {
     errorShape?: ErrorShape;
     /** The route answers without the database (health, metrics, docs, assets): never failed fast. */
     offline?: boolean;
+    /** Scripts of any origin may read the route (shared/cors.ts): preflights and CORS headers. */
+    cors?: boolean;
   }
 }
 
@@ -118,11 +121,17 @@ export async function createHttpServer(serverOptions: HttpServerOptions): Promis
 
   // A query string that is not valid percent-encoded UTF-8 is refused, not silently repaired.
   // These two run on every request: callback hooks, which cost less than async ones.
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     try {
       checkQueryEncoding(request.url);
     } catch {
       done(frameworkError(shapeOf(options, request), 400, 'Malformed percent-encoding in the query string.'));
+      return;
+    }
+    // No route takes OPTIONS: a CORS preflight for a path whose routes allow it is answered here (204), so
+    // that every other OPTIONS and wrong method keeps its 405 with `Allow`.
+    if (request.is404 && isPreflight(request) && options.routes.lookup(request.url)?.config?.cors) {
+      void reply.code(204).headers(PREFLIGHT_HEADERS).send();
       return;
     }
     // Before the body is parsed (a wrong method is not a 415 or a 413) and before any gateway.
@@ -134,6 +143,8 @@ export async function createHttpServer(serverOptions: HttpServerOptions): Promis
 
   app.addHook('onSend', (request, reply, payload, done) => {
     securityHeaders(request, reply);
+    const config = request.is404 ? options.routes.lookup(request.url)?.config : request.routeOptions.config;
+    if (config?.cors === true && !reply.hasHeader('access-control-allow-origin')) reply.headers(CORS_HEADERS);
     done(null, payload);
   });
 

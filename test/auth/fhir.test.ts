@@ -120,10 +120,12 @@ describe('search', () => {
     const recent = (await get('/v2/fhir/ExplanationOfBenefit/?service-date=ge2025-01-01&_count=50'))
       .body as unknown as Bundle;
     assert.ok(recent.entry.every((e) => e.resource.billablePeriod!.start >= '2025-01-01'));
-    assert.deepEqual((await get('/v2/fhir/ExplanationOfBenefit/?service-date=2025-01-01')).body, {
+    // An unknown prefix keeps the anchor's words (research §4.3); no prefix and `eq` are FHIR's "within"
+    // (R4 §3.1.1.4), tested in fhir-search.test.ts.
+    assert.deepEqual((await get('/v2/fhir/ExplanationOfBenefit/?service-date=ap2025-01-01')).body, {
       detail: 'the service-date operator is not valid',
     });
-    assert.deepEqual((await get('/v2/fhir/ExplanationOfBenefit/?_lastUpdated=eq2025-01-01')).body, {
+    assert.deepEqual((await get('/v2/fhir/ExplanationOfBenefit/?_lastUpdated=xx2025-01-01')).body, {
       detail: 'the _lastUpdated operator is not valid',
     });
     const future = (await get('/v2/fhir/ExplanationOfBenefit/?_lastUpdated=gt2099-01-01'))

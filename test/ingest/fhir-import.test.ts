@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ensureSandboxEnrollees } from '../../src/auth/sandbox/enrollees.js';
 import { createEnrolleeStore } from '../../src/auth/store/enrollees.js';
-import { createFhirStore } from '../../src/auth/store/fhir.js';
+import { NO_PATIENT, createFhirStore } from '../../src/auth/store/fhir.js';
 import { FhirImportError, importFhir } from '../../src/ingest/fhir.js';
 import { migrate, type Storage } from '../../src/storage/connect.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/service.js';
@@ -160,17 +160,22 @@ describe('accepted imports', () => {
     writeFileSync(join(sub, 'README.txt'), 'not read');
     const report = await importFhir([sub], stores, T0);
     assert.equal(report.files.length, 3);
-    assert.deepEqual(report.counts, { Patient: 2, Coverage: 3, ExplanationOfBenefit: 2 });
+    assert.deepEqual(report.counts, {
+      Patient: 2,
+      Coverage: 3,
+      ExplanationOfBenefit: 2,
+      Organization: 0,
+      Practitioner: 0,
+    });
     assert.equal(report.linkedPatients, 1);
     assert.deepEqual(report.unlinkedPatients, ['-19990000099999']);
     const stored = await stores.fhir.findResource('ExplanationOfBenefit', 'carrier--10');
     assert.equal(stored?.patientId, PID);
     assert.equal(stored?.eobType, 'carrier');
     assert.equal(stored?.serviceDate, '2025-03-04');
-    assert.equal(
-      (JSON.parse(stored!.body) as { meta: { lastUpdated: string } }).meta.lastUpdated,
-      new Date(T0).toISOString(),
-    );
+    const meta = (JSON.parse(stored!.body) as { meta: { lastUpdated: string; versionId: string } }).meta;
+    assert.equal(meta.lastUpdated, new Date(T0).toISOString());
+    assert.equal(meta.versionId, '1', 'a new resource is version 1 (FHIR R4 §3.1.0.5)');
   });
 
   test('re-importing updates in place and moves meta.lastUpdated', async () => {
@@ -178,10 +183,53 @@ describe('accepted imports', () => {
     const changed = eob('carrier--10', { status: 'cancelled' });
     await importFhir([file('again.ndjson', ndjson(changed))], stores, later);
     const stored = await stores.fhir.findResource('ExplanationOfBenefit', 'carrier--10');
-    const body = JSON.parse(stored!.body) as { status: string; meta: { lastUpdated: string } };
+    const body = JSON.parse(stored!.body) as {
+      status: string;
+      meta: { lastUpdated: string; versionId: string };
+    };
     assert.equal(body.status, 'cancelled');
     assert.equal(body.meta.lastUpdated, new Date(later).toISOString());
+    assert.equal(body.meta.versionId, '2', 'replacing a resource moves meta.versionId on by one');
     assert.equal(stored?.lastUpdated, later);
     assert.equal(await stores.fhir.countResources('ExplanationOfBenefit'), 2, 'updated, not duplicated');
+  });
+});
+
+describe('Organization and Practitioner (the directory claims point at)', () => {
+  const organization = { resourceType: 'Organization', id: 'payer-1', active: true, name: 'Sample Payer' };
+  const practitioner = {
+    resourceType: 'Practitioner',
+    id: 'doc-1',
+    identifier: [{ system: 'http://hl7.org/fhir/sid/us-npi', value: '1234567893' }],
+    name: [{ family: 'Sample', given: ['Avery'] }],
+  };
+
+  test('an EOB whose insurer is an Organization that exists nowhere is refused', async () => {
+    const orphan = eob('carrier--20', { insurer: { reference: 'Organization/nowhere' } });
+    const path = file('orphan-insurer.ndjson', ndjson(patient(), coverage('b'), orphan));
+    assert.match(
+      (await rejection([path])).message,
+      /:3: refers to Organization\/nowhere, which is neither in this import nor stored$/,
+    );
+  });
+
+  test('imported with the claims that point at them, in no patient compartment; a re-import is version 2', async () => {
+    const claim = eob('carrier--21', {
+      insurer: { reference: 'Organization/payer-1' },
+      careTeam: [{ sequence: 1, provider: { reference: 'Practitioner/doc-1' }, role: { text: 'rendering' } }],
+    });
+    const path = file(
+      'directory.ndjson',
+      ndjson(organization, practitioner, patient(), coverage('b'), claim),
+    );
+    const report = await importFhir([path], stores, T0);
+    assert.equal(report.counts.Organization, 1);
+    assert.equal(report.counts.Practitioner, 1);
+    const [payer] = await stores.fhir.findResources('Organization', ['payer-1', 'absent']);
+    assert.equal(payer?.patientId, NO_PATIENT);
+    assert.equal((JSON.parse(payer!.body) as { meta: { versionId: string } }).meta.versionId, '1');
+    await importFhir([file('directory-again.ndjson', ndjson(organization))], stores, T0 + 1000);
+    const again = await stores.fhir.findResource('Organization', 'payer-1');
+    assert.equal((JSON.parse(again!.body) as { meta: { versionId: string } }).meta.versionId, '2');
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startService, type RunningService } from '../helpers/service.js';
-import { createFhirStore } from '../../src/auth/store/fhir.js';
+import { NO_PATIENT, createFhirStore } from '../../src/auth/store/fhir.js';
 
 let running: RunningService;
 before(async () => {
@@ -14,15 +14,21 @@ test('a sandbox start loads synthetic claims for every sandbox enrollee through 
   assert.equal(await fhir.countResources('Patient'), 3);
   assert.ok((await fhir.countResources('Coverage')) >= 9);
   assert.ok((await fhir.countResources('ExplanationOfBenefit')) >= 60);
+  const insurer = await fhir.findResource('Organization', 'cms');
+  assert.equal(insurer?.patientId, NO_PATIENT, 'the shared insurer, in no patient compartment');
+  assert.ok((await fhir.countResources('Practitioner')) > 0, 'the care teams point at stored clinicians');
   for (const enrollee of await running.service.deps.enrollees.listEnrollees()) {
     const patient = await fhir.findResource('Patient', enrollee.patientId);
     assert.ok(patient, `${enrollee.username} has a Patient`);
-    const body = JSON.parse(patient.body) as { meta: { tag: { code: string }[]; lastUpdated: string } };
+    const body = JSON.parse(patient.body) as {
+      meta: { tag: { code: string }[]; lastUpdated: string; versionId: string };
+    };
     assert.ok(
       body.meta.tag.some((t) => t.code === 'synthetic'),
       'labelled as synthetic sample data',
     );
     assert.ok(body.meta.lastUpdated, 'the import stamped meta.lastUpdated');
+    assert.equal(body.meta.versionId, '1', 'and meta.versionId');
   }
 });
 

@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
 
+/** A resource of a page, as its stored JSON body. */
+export interface PageEntry {
+  id: string;
+  body: string;
+}
+
+/** A resource a match refers to (`_include`), rendered after the matches under its own type. */
+export interface IncludedEntry extends PageEntry {
+  type: string;
+}
+
 export interface Page {
   base: string;
   type: string;
@@ -8,8 +19,10 @@ export interface Page {
   count: number;
   /** Filter parameters to carry into every link. */
   echo: [string, string][];
-  /** Raw JSON bodies of the page's resources. */
-  entries: { id: string; body: string }[];
+  /** Raw JSON bodies of the page's matches, of type `type`. */
+  entries: PageEntry[];
+  /** Resources the matches refer to (`_include`): not counted in `total`, not paged. */
+  included?: IncludedEntry[];
   now: number;
 }
 
@@ -18,6 +31,12 @@ function link(page: Page, startIndex: number): string {
   params.set('startIndex', String(startIndex));
   params.set('_count', String(page.count));
   return `${page.base}/v2/fhir/${page.type}?${params.toString()}`;
+}
+
+/** FHIR R4 §3.1.1.7 (search.html#Summary): `search.mode` tells a match from a resource included for it. */
+function entry(base: string, type: string, e: PageEntry, mode: 'match' | 'include'): string {
+  const fullUrl = JSON.stringify(`${base}/v2/fhir/${type}/${e.id}`);
+  return `{"fullUrl":${fullUrl},"resource":${e.body},"search":{"mode":"${mode}"}}`;
 }
 
 /**
@@ -43,8 +62,9 @@ export function searchsetBundle(page: Page): string {
     total,
     link: links.map(([relation, start]) => ({ relation, url: link(page, start) })),
   };
-  const entries = page.entries.map(
-    (e) => `{"fullUrl":${JSON.stringify(`${page.base}/v2/fhir/${page.type}/${e.id}`)},"resource":${e.body}}`,
-  );
+  const entries = [
+    ...page.entries.map((e) => entry(page.base, page.type, e, 'match')),
+    ...(page.included ?? []).map((e) => entry(page.base, e.type, e, 'include')),
+  ];
   return `${JSON.stringify(head).slice(0, -1)},"entry":[${entries.join(',')}]}`;
 }

@@ -1,6 +1,98 @@
-import { RESOURCE_TYPES } from './validate.js';
+import { searchIncludes } from './include.js';
 
-/** The public CapabilityStatement (research §1.12): read and search-type on the three resources, SMART URIs. */
+const CARIN = 'http://hl7.org/fhir/us/carin-bb';
+const CARIN_VERSION = '2.0.0';
+const carinProfile = (name: string) => `${CARIN}/StructureDefinition/${name}|${CARIN_VERSION}`;
+const carinParam = (name: string) => `${CARIN}/SearchParameter/${name}|${CARIN_VERSION}`;
+const baseParam = (name: string) => `http://hl7.org/fhir/SearchParameter/${name}`;
+
+interface SearchParam {
+  name: string;
+  type: 'token' | 'reference' | 'date';
+  /** The SearchParameter's canonical: base R4 where CARIN BB 2.0.0 defines none of its own. */
+  definition: string;
+}
+
+/** One resource type as this server serves it: its CARIN profiles and the searches it answers. */
+export interface ServedResource {
+  type: string;
+  supportedProfile: string[];
+  /** `read` alone for the directory types (no search); `read` and `search-type` for the others. */
+  interaction: ('read' | 'search-type')[];
+  searchParam: SearchParam[];
+  /** The `_include` values served (fhir/include.ts). */
+  searchInclude: string[];
+}
+
+const LAST_UPDATED: SearchParam = {
+  name: '_lastUpdated',
+  type: 'date',
+  definition: baseParam('Resource-lastUpdated'),
+};
+
+/**
+ * What each resource type supports (search-params.ts parses these, include.ts serves `searchInclude`).
+ * Organization and Practitioner are read only: CARIN's server statement makes their search a MAY.
+ */
+const ROWS: Omit<ServedResource, 'searchInclude'>[] = [
+  {
+    type: 'Patient',
+    supportedProfile: [carinProfile('C4BB-Patient')],
+    interaction: ['read', 'search-type'],
+    searchParam: [
+      { name: '_id', type: 'token', definition: baseParam('Resource-id') },
+      { name: 'identifier', type: 'token', definition: baseParam('Patient-identifier') },
+      LAST_UPDATED,
+    ],
+  },
+  {
+    type: 'Coverage',
+    supportedProfile: [carinProfile('C4BB-Coverage')],
+    interaction: ['read', 'search-type'],
+    searchParam: [
+      { name: 'beneficiary', type: 'reference', definition: baseParam('Coverage-beneficiary') },
+      LAST_UPDATED,
+    ],
+  },
+  {
+    type: 'ExplanationOfBenefit',
+    supportedProfile: [
+      'C4BB-ExplanationOfBenefit-Inpatient-Institutional',
+      'C4BB-ExplanationOfBenefit-Outpatient-Institutional',
+      'C4BB-ExplanationOfBenefit-Pharmacy',
+      'C4BB-ExplanationOfBenefit-Professional-NonClinician',
+    ].map(carinProfile),
+    interaction: ['read', 'search-type'],
+    searchParam: [
+      { name: 'patient', type: 'reference', definition: carinParam('explanationofbenefit-patient') },
+      { name: 'type', type: 'token', definition: carinParam('explanationofbenefit-type') },
+      { name: 'service-date', type: 'date', definition: carinParam('explanationofbenefit-service-date') },
+      LAST_UPDATED,
+    ],
+  },
+  ...(['Organization', 'Practitioner'] as const).map((type) => ({
+    type,
+    supportedProfile: [carinProfile(`C4BB-${type}`)],
+    interaction: ['read' as const],
+    searchParam: [],
+  })),
+];
+
+export const SERVED_RESOURCES: readonly ServedResource[] = ROWS.map((resource) => ({
+  ...resource,
+  searchInclude: searchIncludes(resource.type),
+}));
+
+/**
+ * The public CapabilityStatement (research §1.12): read and search-type on the served resources with their
+ * CARIN BB profiles and search parameters, JSON only, SMART URIs, CORS (shared/cors.ts).
+ *
+ * It names the CARIN BB implementation guide but does not `instantiates` CARIN's server statement
+ * (`CapabilityStatement/c4bb`): that one makes `_id`, `identifier`, `service-start-date` and
+ * `billable-period-start` searches on ExplanationOfBenefit and the `_id` search on Coverage SHALLs, and
+ * they are not served yet. Its `searchInclude` lists are CARIN's less `ExplanationOfBenefit:payee`, plus
+ * `Coverage:*` (include.ts says why).
+ */
 export function capabilityStatement(base: string, now: number) {
   return {
     resourceType: 'CapabilityStatement',
@@ -14,10 +106,12 @@ export function capabilityStatement(base: string, now: number) {
     },
     fhirVersion: '4.0.1',
     format: ['application/json', 'application/fhir+json'],
+    implementationGuide: [`${CARIN}/ImplementationGuide/hl7.fhir.us.carin-bb|${CARIN_VERSION}`],
     rest: [
       {
         mode: 'server',
         security: {
+          // Browser apps are answered across origins (auth/routes/cors.ts).
           cors: true,
           service: [
             {
@@ -46,21 +140,15 @@ export function capabilityStatement(base: string, now: number) {
             },
           ],
         },
-        resource: RESOURCE_TYPES.map((type) => ({
-          type,
-          interaction: [{ code: 'read' }, { code: 'search-type' }],
-          searchParam: [
-            { name: '_lastUpdated', type: 'date' },
-            ...(type === 'ExplanationOfBenefit'
-              ? [
-                  { name: 'patient', type: 'reference' },
-                  { name: 'type', type: 'token' },
-                  { name: 'service-date', type: 'date' },
-                ]
-              : type === 'Coverage'
-                ? [{ name: 'beneficiary', type: 'reference' }]
-                : [{ name: '_id', type: 'token' }]),
-          ],
+        resource: SERVED_RESOURCES.map((resource) => ({
+          type: resource.type,
+          supportedProfile: resource.supportedProfile,
+          interaction: resource.interaction.map((code) => ({ code })),
+          versioning: 'versioned',
+          readHistory: false,
+          conditionalRead: 'full-support',
+          ...(resource.searchParam.length > 0 && { searchParam: resource.searchParam }),
+          ...(resource.searchInclude.length > 0 && { searchInclude: resource.searchInclude }),
         })),
       },
     ],

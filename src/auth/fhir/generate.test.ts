@@ -5,6 +5,7 @@ import {
   FIRST_SERVICE_DATE,
   LAST_SERVICE_DATE,
   SYNTHETIC_TAG,
+  directoryResources,
   generateEnrollee,
   generateEnrollees,
   type FhirResource,
@@ -15,14 +16,16 @@ const SEED = 20260101;
 const ENROLLEES = 20;
 const byEnrollee = Array.from({ length: ENROLLEES }, (_, n) => generateEnrollee(n, SEED));
 const all = byEnrollee.flat();
+const directory = directoryResources();
+const directoryKeys = new Set(directory.map((r) => `${r.resourceType}/${r.id}`));
 const eobsOf = (resources: FhirResource[]) =>
   resources.filter((r) => r.resourceType === 'ExplanationOfBenefit');
 
 type Json = Record<string, unknown>;
 const amountsOf = (eob: FhirResource) => {
   const totals = (eob.total as { amount: { value: number; currency: string } }[]).map((t) => t.amount);
-  const items = (eob.item as { adjudication: { amount: { value: number; currency: string } }[] }[]).flatMap(
-    (i) => i.adjudication.map((a) => a.amount),
+  const items = (eob.item as { adjudication: { amount?: { value: number; currency: string } }[] }[]).flatMap(
+    (i) => i.adjudication.flatMap((a) => (a.amount ? [a.amount] : [])),
   );
   return [...totals, ...items];
 };
@@ -37,20 +40,20 @@ function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-test('every generated resource passes validateResource', () => {
-  for (const resource of all) {
+test('every generated resource passes validateResource (with the C4BB profile checks)', () => {
+  for (const resource of [...directory, ...all]) {
     assert.doesNotThrow(() => validateResource(resource), `${resource.resourceType}/${resource.id}`);
   }
 });
 
-test('every resource is tagged synthetic, has a profile and no lastUpdated', () => {
-  for (const resource of all) {
+test('every resource is tagged synthetic, has a versioned C4BB profile and no lastUpdated', () => {
+  for (const resource of [...directory, ...all]) {
     const meta = resource.meta as Json;
     assert.deepEqual(meta.tag, [SYNTHETIC_TAG]);
     assert.equal('lastUpdated' in meta, false);
     assert.match(
       (meta.profile as string[])[0]!,
-      /^http:\/\/hl7\.org\/fhir\/us\/carin-bb\/StructureDefinition\/C4BB-/,
+      /^http:\/\/hl7\.org\/fhir\/us\/carin-bb\/StructureDefinition\/C4BB-[A-Za-z-]+\|2\.0\.0$/,
     );
   }
 });
@@ -71,9 +74,16 @@ test('Patient ids and names are those of sandboxIdentity(n)', () => {
     });
     const birthYear = Number((patient.birthDate as string).slice(0, 4));
     assert.ok(birthYear >= 2026 - 90 && birthYear <= 2026 - 65, `birth year ${birthYear}`);
-    const identifier = (patient.identifier as Json[])[0]!;
-    assert.equal(identifier.system, 'http://hl7.org/fhir/sid/us-mbi');
-    assert.match(identifier.value as string, /^[1-9]S[A-Z]\d[A-Z]{2}\d[A-Z]{2}\d{2}$/);
+    const [member, medicare] = patient.identifier as {
+      type: { coding: Json[] };
+      system: string;
+      value: string;
+    }[];
+    assert.deepEqual(member!.type.coding[0]!.code, 'MB', 'C4BB-Patient identifier:memberid');
+    assert.equal(member!.value, patient.id.replace('-', 'M'));
+    assert.equal(medicare!.type.coding[0]!.code, 'MC');
+    assert.equal(medicare!.system, 'http://hl7.org/fhir/sid/us-mbi');
+    assert.match(medicare!.value, /^[1-9]S[A-Z]\d[A-Z]{2}\d[A-Z]{2}\d{2}$/);
     const address = (patient.address as Json[])[0]!;
     assert.match(address.state as string, /^[A-Z]{2}$/);
     assert.match(address.postalCode as string, /^\d{5}$/);
@@ -93,16 +103,44 @@ test('ids follow the anchor shapes and are unique across all enrollees', () => {
   }
 });
 
-test('every reference points at a resource generated for the same enrollee', () => {
+test('every reference points at a resource of the same enrollee or of the shared directory', () => {
   for (const resources of byEnrollee) {
     const here = new Set(resources.map((r) => `${r.resourceType}/${r.id}`));
     const patientId = resources[0]!.id;
     for (const r of resources) {
       const facts = validateResource(r);
       assert.equal(facts.patientId, patientId, `${r.id} belongs to its enrollee`);
-      for (const ref of facts.references)
-        assert.ok(here.has(`${ref.resourceType}/${ref.id}`), `${r.id} → ${ref.id}`);
+      for (const ref of facts.references) {
+        const key = `${ref.resourceType}/${ref.id}`;
+        assert.ok(here.has(key) || directoryKeys.has(key), `${r.id} → ${key}`);
+      }
     }
+  }
+  for (const r of directory)
+    assert.equal(validateResource(r).patientId, null, `${r.id} is in no compartment`);
+});
+
+test('the directory (C4BB-Organization, C4BB-Practitioner) is the same for every seed and has unique ids', () => {
+  assert.equal(JSON.stringify(directory), JSON.stringify(directoryResources()));
+  assert.equal(directoryKeys.size, directory.length);
+  const cms = directory.find((r) => r.id === 'cms')!;
+  assert.equal(cms.resourceType, 'Organization');
+  assert.equal(cms.name, 'Centers for Medicare and Medicaid Services');
+  assert.match((cms.identifier as Json[])[0]!.value as string, /SAMPLE/, 'the payer id says it is a sample');
+  for (const r of directory.filter((d) => d.resourceType !== 'Organization' || d.id !== 'cms')) {
+    const identifier = (r.identifier as { system: string; value: string }[])[0]!;
+    if (identifier.system === 'http://hl7.org/fhir/sid/us-npi') {
+      assert.match(identifier.value, /^[12]\d{9}$/);
+      assert.ok(luhnValid(`80840${identifier.value}`), `NPI ${identifier.value} has a valid check digit`);
+    }
+  }
+  const coverages = all.filter((r) => r.resourceType === 'Coverage');
+  for (const c of coverages) {
+    const payor = (c.payor as { reference: string }[])[0]!.reference;
+    assert.equal(
+      payor,
+      c.id.startsWith('part-c-') ? 'Organization/sample-ma-organization' : 'Organization/cms',
+    );
   }
 });
 
@@ -186,16 +224,20 @@ test('EOB content: type codings, profile, codes and diagnoses fit the claim type
     const profile = ((eob.meta as Json).profile as string[])[0]!;
     if (expected[type]) {
       assert.equal(claimType, expected[type][0]);
-      assert.ok(profile.endsWith(`C4BB-ExplanationOfBenefit-${expected[type][1]}`), profile);
+      assert.ok(profile.endsWith(`C4BB-ExplanationOfBenefit-${expected[type][1]}|2.0.0`), profile);
     } else {
       assert.equal(claimType, 'institutional');
     }
     assert.equal(eob.use, 'claim');
     assert.equal(eob.status, 'active');
     assert.equal(eob.outcome, 'complete');
-    const npi = ((eob.provider as Json).identifier as Json).value as string;
-    assert.match(npi, /^[12]\d{9}$/);
-    assert.ok(luhnValid(`80840${npi}`), `NPI ${npi} has a valid check digit`);
+    assert.equal((eob.insurer as Json).reference, 'Organization/cms');
+    assert.ok(directoryKeys.has((eob.provider as Json).reference as string), 'provider is in the directory');
+    const careTeam = eob.careTeam as { provider: { reference: string } }[];
+    assert.ok(
+      careTeam.every((m) => directoryKeys.has(m.provider.reference)),
+      'care team is in the directory',
+    );
     const items = eob.item as Json[];
     assert.ok(items.length > 0);
     if (type === 'pde') {
@@ -255,8 +297,8 @@ test('generateEnrollees streams enrollees 0..count-1 in order Patient, Coverages
   const stream = generateEnrollees(ENROLLEES, SEED);
   assert.equal(typeof (stream as Iterator<unknown>).next, 'function', 'a lazy iterator, not an array');
   const streamed = [...stream];
-  assert.equal(JSON.stringify(streamed), JSON.stringify(all));
-  const rank = { Patient: 0, Coverage: 1, ExplanationOfBenefit: 2 };
+  assert.equal(JSON.stringify(streamed), JSON.stringify([...directory, ...all]), 'the directory once, first');
+  const rank = { Organization: -1, Practitioner: -1, Patient: 0, Coverage: 1, ExplanationOfBenefit: 2 };
   for (const resources of byEnrollee) {
     const ranks = resources.map((r) => rank[r.resourceType]);
     assert.deepEqual(
@@ -264,9 +306,67 @@ test('generateEnrollees streams enrollees 0..count-1 in order Patient, Coverages
       [...ranks].sort((a, b) => a - b),
     );
   }
-  const first = generateEnrollees(1_000_000, SEED)[Symbol.iterator]().next();
-  assert.equal((first.value as FhirResource).id, sandboxIdentity(0).patientId);
+  const first = [...take(generateEnrollees(1_000_000, SEED), directory.length + 1)].at(-1);
+  assert.equal(first!.id, sandboxIdentity(0).patientId);
   assert.deepEqual([...generateEnrollees(0, SEED)], []);
+});
+
+function* take<T>(items: Iterable<T>, count: number): Generator<T> {
+  if (count <= 0) return;
+  for (const item of items) {
+    yield item;
+    if (--count === 0) return;
+  }
+}
+
+test('CARIN slices: the coded values each claim family carries', () => {
+  const supporting = (eob: FhirResource, code: string) =>
+    (eob.supportingInfo as Json[]).filter((i) => ((i.category as Json).coding as Json[])[0]!.code === code);
+  const c4bb = 'http://hl7.org/fhir/us/carin-bb/CodeSystem/';
+  for (const eob of eobsOf(all)) {
+    const type = eob.id.split('--')[0]!;
+    assert.equal(supporting(eob, 'clmrecvddate').length, 1, `${eob.id}: claim received date`);
+    const received = supporting(eob, 'clmrecvddate')[0]!.timingDate as string;
+    assert.ok(
+      received > (eob.billablePeriod as Json).end! && received <= (eob.created as string).slice(0, 10),
+    );
+    if (type === 'pde') {
+      for (const code of ['dayssupply', 'dawcode', 'refillnum', 'refillsauthorized'])
+        assert.equal(supporting(eob, code).length, 1, `${eob.id}: ${code}`);
+      const refill = (supporting(eob, 'refillnum')[0]!.valueQuantity as Json).value as number;
+      const authorized = (supporting(eob, 'refillsauthorized')[0]!.valueQuantity as Json).value as number;
+      assert.ok(refill <= authorized);
+    } else {
+      const types = (eob.diagnosis as { type: { coding: Json[] }[] }[]).map((d) => d.type[0]!.coding[0]!);
+      assert.deepEqual(types[0], {
+        system: 'http://terminology.hl7.org/CodeSystem/ex-diagnosistype',
+        code: 'principal',
+        display: 'Principal Diagnosis',
+      });
+      const other = type === 'carrier' || type === 'dme' ? 'secondary' : 'other';
+      for (const t of types.slice(1))
+        assert.deepEqual([t.system, t.code], [`${c4bb}C4BBClaimDiagnosisType`, other]);
+    }
+    if (['inpatient', 'outpatient', 'snf', 'hha', 'hospice'].includes(type)) {
+      assert.equal(supporting(eob, 'typeofbill').length, 1, `${eob.id}: type of bill`);
+      assert.equal(supporting(eob, 'discharge-status').length, 1, `${eob.id}: discharge status`);
+      const sub = ((eob.subType as Json).coding as Json[])[0]!.code;
+      assert.equal(sub, type === 'inpatient' || type === 'snf' ? 'inpatient' : 'outpatient');
+      if (sub === 'inpatient') assert.equal(supporting(eob, 'admissionperiod').length, 1);
+    }
+    if (type === 'hha' || type === 'hospice' || type === 'outpatient') {
+      for (const item of eob.item as Json[]) {
+        assert.equal(item.servicedPeriod, undefined, `${eob.id}: C4BB Outpatient allows servicedDate only`);
+        assert.equal(item.servicedDate, (eob.billablePeriod as Json).start);
+      }
+    }
+    if (type === 'carrier' || type === 'dme') {
+      for (const item of eob.item as Json[]) {
+        const pos = ((item.locationCodeableConcept as Json).coding as Json[])[0]!;
+        assert.match(pos.code as string, type === 'dme' ? /^12$/ : /^(11|22)$/);
+      }
+    }
+  }
 });
 
 test('rejects a bad enrollee number', () => {

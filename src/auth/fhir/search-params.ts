@@ -1,5 +1,8 @@
 import { detailError } from '../oauth/errors.js';
-import type { ComparisonOp } from '../store/fhir.js';
+import type { ColumnInterval } from '../store/fhir.js';
+import { dayInterval, instantInterval, parseDateSearch, type DateSearch } from './date-search.js';
+import { parseIncludes, type Include } from './include.js';
+import { parseTokenAlternatives, type TokenValue } from './token-search.js';
 import { EOB_TYPE_SYSTEM, EOB_TYPES, type ResourceType } from './validate.js';
 
 /** Research §4.3: `_count` 0–50, 10 by default; `startIndex` is a 0-based offset. */
@@ -9,11 +12,17 @@ export const MAX_COUNT = 50;
 export interface SearchParams {
   count: number;
   startIndex: number;
-  lastUpdated: { op: ComparisonOp; value: number }[];
-  serviceDate: { op: ComparisonOp; value: string }[];
+  /** Epoch-ms intervals of `last_updated`, one per `_lastUpdated` value (all apply). */
+  lastUpdated: ColumnInterval<number>[];
+  /** `YYYY-MM-DD` intervals of `service_date`, one per `service-date` value (all apply). */
+  serviceDate: ColumnInterval<string>[];
   eobTypes: string[] | undefined;
+  /** Patient `identifier`: each parameter's alternatives (all parameters apply); undefined when absent. */
+  identifiers: TokenValue[][] | undefined;
   /** Patient `_id`, Coverage `beneficiary`, EOB `patient`: who the client says it is asking about. */
   subject: string | undefined;
+  /** The served `_include` values (include.ts); the others are ignored. */
+  includes: Include[];
   /** The parameters echoed in paging links (filters only; paging is added per link). */
   echo: [string, string][];
 }
@@ -35,33 +44,21 @@ function integer(query: Query, names: string[], fallback: number, min: number, m
   return value;
 }
 
-/** `lt|le|gt|ge` followed by a value; anything else is the named parameter's error (research §4.3). */
-function prefixed(values: string[], message: string): { op: ComparisonOp; rest: string }[] {
-  return values.map((v) => {
-    const m = /^(lt|le|gt|ge)(.+)$/.exec(v);
-    if (!m) throw detailError(400, message);
-    return { op: m[1] as ComparisonOp, rest: m[2]! };
+/**
+ * A date parameter's values through the one FHIR date parser (date-search.ts), refused in the anchor's
+ * words for an unknown prefix (research §4.3) and in the same form for a date that cannot be.
+ */
+function dates(query: Query, name: string): DateSearch[] {
+  return all(query, name).map((raw) => {
+    const parsed = parseDateSearch(raw);
+    if (parsed.ok) return parsed.value;
+    throw detailError(
+      400,
+      parsed.problem === 'operator'
+        ? `the ${name} operator is not valid`
+        : `the ${name} value is not a valid date`,
+    );
   });
-}
-
-function lastUpdated(query: Query) {
-  return prefixed(all(query, '_lastUpdated'), 'the _lastUpdated operator is not valid').map(
-    ({ op, rest }) => {
-      const value = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(rest) ? `${rest}T00:00:00Z` : rest);
-      if (!Number.isFinite(value)) throw detailError(400, 'the _lastUpdated value is not a valid date');
-      return { op, value };
-    },
-  );
-}
-
-function serviceDate(query: Query) {
-  return prefixed(all(query, 'service-date'), 'the service-date operator is not valid').map(
-    ({ op, rest }) => {
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(rest))
-        throw detailError(400, 'the service-date value is not a valid date');
-      return { op, value: rest };
-    },
-  );
 }
 
 /** EOB `type`: a comma list of claim types, optionally prefixed by the eob-type system, any case. */
@@ -79,27 +76,43 @@ function eobTypes(query: Query): string[] | undefined {
     });
 }
 
-const SUBJECT_PARAM: Record<ResourceType, string> = {
+function identifiers(query: Query): TokenValue[][] | undefined {
+  const values = all(query, 'identifier').filter((v) => v !== '');
+  return values.length === 0 ? undefined : values.map(parseTokenAlternatives);
+}
+
+/** Patient `_id`, Coverage `beneficiary`, EOB `patient`: where a client names whom it asks about. */
+const SUBJECT_PARAM: Partial<Record<ResourceType, string>> = {
   Patient: '_id',
   Coverage: 'beneficiary',
   ExplanationOfBenefit: 'patient',
 };
 
-/** Reads a search's parameters; unknown ones are ignored, as the anchor does. */
+/** The filters of each type besides `_lastUpdated` and the subject, echoed in the paging links. */
+const FILTERS: Partial<Record<ResourceType, string[]>> = {
+  Patient: ['identifier'],
+  ExplanationOfBenefit: ['service-date', 'type'],
+};
+
+/** Reads a search's parameters; unknown ones, and `_include` values not served, are ignored, as the anchor does. */
 export function parseSearch(type: ResourceType, query: Query): SearchParams {
   const subjectParam = SUBJECT_PARAM[type];
-  const subject = all(query, subjectParam)[0]?.replace(/^Patient\//, '');
+  const subject = subjectParam && all(query, subjectParam)[0]?.replace(/^Patient\//, '');
   const echo: [string, string][] = [];
-  for (const name of ['_lastUpdated', 'service-date', 'type', subjectParam]) {
+  for (const name of ['_lastUpdated', ...(FILTERS[type] ?? []), ...(subjectParam ? [subjectParam] : [])]) {
     for (const v of all(query, name)) echo.push([name, v]);
   }
+  const { includes, applied } = parseIncludes(type, all(query, '_include'));
+  for (const v of applied) echo.push(['_include', v]);
   return {
     count: integer(query, ['_count', 'count'], DEFAULT_COUNT, 0, MAX_COUNT),
     startIndex: integer(query, ['startIndex'], 0, 0, Number.MAX_SAFE_INTEGER),
-    lastUpdated: lastUpdated(query),
-    serviceDate: type === 'ExplanationOfBenefit' ? serviceDate(query) : [],
+    lastUpdated: dates(query, '_lastUpdated').map(instantInterval),
+    serviceDate: type === 'ExplanationOfBenefit' ? dates(query, 'service-date').map(dayInterval) : [],
     eobTypes: type === 'ExplanationOfBenefit' ? eobTypes(query) : undefined,
+    identifiers: type === 'Patient' ? identifiers(query) : undefined,
     subject,
+    includes,
     echo,
   };
 }

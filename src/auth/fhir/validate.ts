@@ -1,11 +1,43 @@
 /**
- * Shape checks for the resources a health plan loads: Patient, Coverage and ExplanationOfBenefit as the
- * CARIN Blue Button profiles require them (C4BB-Patient, C4BB-Coverage, C4BB-ExplanationOfBenefit-*), to
- * the depth this service relies on. Pure: no I/O.
+ * Shape checks for the resources a health plan loads: Patient, Coverage and ExplanationOfBenefit (each in
+ * one patient's compartment) and the Organization and Practitioner resources they point at (a directory
+ * shared by all patients), to the depth this service relies on; a resource that claims a CARIN Blue Button
+ * profile (C4BB-*) must also meet that profile's required elements (profile-checks.ts). Pure: no I/O.
  */
+import { checkClaimedProfiles } from './profile-checks.js';
+import {
+  DATE,
+  DATE_TIME,
+  LITERAL_REFERENCE,
+  codeable,
+  entries,
+  hasCoding,
+  isObject,
+  matching,
+  nonEmptyArray,
+  object,
+  oneOf,
+  fail,
+  type Json,
+} from './resource-checks.js';
 
+export { InvalidResource } from './resource-checks.js';
+
+/** The types in a patient's compartment: what the FHIR routes search and read per patient. */
 export type ResourceType = 'Patient' | 'Coverage' | 'ExplanationOfBenefit';
 export const RESOURCE_TYPES: readonly ResourceType[] = ['Patient', 'Coverage', 'ExplanationOfBenefit'];
+export const PATIENT_RESOURCE_TYPES = RESOURCE_TYPES;
+
+/** The directory types: in no patient's compartment, referred to by claims and coverages. */
+export type DirectoryResourceType = 'Organization' | 'Practitioner';
+export const DIRECTORY_RESOURCE_TYPES: readonly DirectoryResourceType[] = ['Organization', 'Practitioner'];
+
+/** Everything `fhir import` accepts. */
+export type ImportableResourceType = ResourceType | DirectoryResourceType;
+export const IMPORTABLE_RESOURCE_TYPES: readonly ImportableResourceType[] = [
+  ...RESOURCE_TYPES,
+  ...DIRECTORY_RESOURCE_TYPES,
+];
 
 /** The claim types of the anchor's ExplanationOfBenefit ids and `type` search (research §4.3, §4.4). */
 export const EOB_TYPES = [
@@ -23,62 +55,41 @@ export const EOB_TYPE_SYSTEM = 'https://bluebutton.cms.gov/resources/codesystem/
 
 /** What the store indexes a resource by, read from its body. */
 export interface ResourceFacts {
-  resourceType: ResourceType;
+  resourceType: ImportableResourceType;
   id: string;
-  /** The Patient id the resource belongs to. */
-  patientId: string;
+  /** The Patient id the resource belongs to; `null` for directory resources (in no compartment). */
+  patientId: string | null;
   /** Other resources it points at, which must exist. */
-  references: { resourceType: ResourceType; id: string }[];
+  references: { resourceType: ImportableResourceType; id: string }[];
+  /** The claim type; `null` for other resources and for EOBs of a kind Blue Button has no type for (oral). */
   eobType: EobType | null;
   /** `YYYY-MM-DD` of the service (EOB billable period start), for `service-date` search. */
   serviceDate: string | null;
 }
 
-export class InvalidResource extends Error {}
-
-type Json = Record<string, unknown>;
-
 const ID = /^[A-Za-z0-9\-.]{1,64}$/;
-const DATE = /^\d{4}(-\d{2}(-\d{2})?)?$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
-
-function fail(message: string): never {
-  throw new InvalidResource(message);
-}
-
-function object(value: unknown, path: string): Json {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(`${path} must be an object`);
-  return value as Json;
-}
-
-function nonEmptyArray(value: unknown, path: string): unknown[] {
-  if (!Array.isArray(value) || value.length === 0) fail(`${path} must be a non-empty array`);
-  return value;
-}
-
-function oneOf(value: unknown, allowed: readonly string[], path: string): string {
-  if (typeof value !== 'string' || !allowed.includes(value))
-    fail(`${path} must be one of ${allowed.join(', ')}`);
-  return value;
-}
-
-function matching(value: unknown, pattern: RegExp, path: string, what: string): string {
-  if (typeof value !== 'string' || !pattern.test(value)) fail(`${path} must be ${what}`);
-  return value;
-}
+const CLAIM_TYPE = 'http://terminology.hl7.org/CodeSystem/claim-type';
+const INSTITUTIONAL_SUBTYPE = 'http://hl7.org/fhir/us/carin-bb/CodeSystem/C4BBInstitutionalClaimSubType';
 
 /** `{"reference": "Type/id"}` pointing at a resource of `type`; returns the id. */
 function reference(value: unknown, type: ResourceType, path: string): string {
   const ref = object(value, path).reference;
-  const match = typeof ref === 'string' ? /^([A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})$/.exec(ref) : null;
+  const match = typeof ref === 'string' ? LITERAL_REFERENCE.exec(ref) : null;
   if (!match || match[1] !== type) fail(`${path}.reference must be "${type}/<id>"`);
   return match[2]!;
 }
 
-function codeable(value: unknown, path: string): Json[] {
-  return nonEmptyArray(object(value, path).coding, `${path}.coding`).map((c, i) =>
-    object(c, `${path}.coding[${i}]`),
-  );
+/**
+ * The directory resource a Reference names literally (`Organization/<id>`, `Practitioner/<id>`), if it
+ * does: such a reference must resolve, like a Coverage's. A logical reference (identifier, display) is
+ * not checked here; profile-checks.ts requires literal ones of resources claiming a C4BB profile.
+ */
+function directoryReference(value: unknown, path: string): ResourceFacts['references'] {
+  if (!isObject(value) || typeof value.reference !== 'string') return [];
+  const match = LITERAL_REFERENCE.exec(value.reference);
+  if (!match) fail(`${path}.reference must be "<type>/<id>"`);
+  if (!(DIRECTORY_RESOURCE_TYPES as readonly string[]).includes(match[1]!)) return [];
+  return [{ resourceType: match[1] as DirectoryResourceType, id: match[2]! }];
 }
 
 function patient(r: Json, id: string): ResourceFacts {
@@ -94,25 +105,50 @@ function patient(r: Json, id: string): ResourceFacts {
 function coverage(r: Json, id: string): ResourceFacts {
   oneOf(r.status, ['active', 'cancelled', 'draft', 'entered-in-error'], 'status');
   const patientId = reference(r.beneficiary, 'Patient', 'beneficiary');
-  nonEmptyArray(r.payor, 'payor');
+  const payors = nonEmptyArray(r.payor, 'payor');
   return {
     resourceType: 'Coverage',
     id,
     patientId,
-    references: [{ resourceType: 'Patient', id: patientId }],
+    references: [
+      { resourceType: 'Patient', id: patientId },
+      ...payors.flatMap((p, i) => directoryReference(object(p, `payor[${i}]`), `payor[${i}]`)),
+    ],
     eobType: null,
     serviceDate: null,
   };
 }
 
-/** The claim type: the eob-type coding if present, else the `<type>--` prefix of the id. */
-function eobTypeOf(r: Json, id: string): EobType {
-  const coded = codeable(r.type, 'type').find((c) => c.system === EOB_TYPE_SYSTEM)?.code;
-  const candidate = typeof coded === 'string' ? coded.toLowerCase() : id.split('--')[0]!.toLowerCase();
-  if (!(EOB_TYPES as readonly string[]).includes(candidate)) {
-    fail(`type must carry a ${EOB_TYPE_SYSTEM} code of ${EOB_TYPES.join(', ')}`);
+/** A directory resource: an Organization needs a name or an identifier (org-1), a Practitioner an identifier or name. */
+function directory(r: Json, type: DirectoryResourceType, id: string): ResourceFacts {
+  if (type === 'Organization') {
+    if (typeof r.name !== 'string' && !Array.isArray(r.identifier))
+      fail('an Organization needs a name or an identifier (org-1)');
+  } else {
+    entries(r.name, 'name');
   }
-  return candidate as EobType;
+  if (r.active !== undefined && typeof r.active !== 'boolean') fail('active must be true or false');
+  return { resourceType: type, id, patientId: null, references: [], eobType: null, serviceDate: null };
+}
+
+/**
+ * The claim type: the eob-type coding if present, else the `<type>--` prefix of the id, else what the HL7
+ * claim-type (and CARIN institutional sub-type) says — pharmacy → pde, professional → carrier, institutional
+ * → inpatient or outpatient; oral and vision claims have no Blue Button type (`null`).
+ */
+function eobTypeOf(r: Json, id: string): EobType | null {
+  const codings = codeable(r.type, 'type');
+  const coded = codings.find((c) => c.system === EOB_TYPE_SYSTEM)?.code;
+  const candidate = typeof coded === 'string' ? coded.toLowerCase() : id.split('--')[0]!.toLowerCase();
+  if ((EOB_TYPES as readonly string[]).includes(candidate)) return candidate as EobType;
+  const claimType =
+    typeof coded === 'string' ? undefined : codings.find((c) => c.system === CLAIM_TYPE)?.code;
+  if (claimType === 'pharmacy') return 'pde';
+  if (claimType === 'professional') return 'carrier';
+  if (claimType === 'institutional')
+    return hasCoding(r.subType, INSTITUTIONAL_SUBTYPE, 'inpatient') ? 'inpatient' : 'outpatient';
+  if (claimType === 'oral' || claimType === 'vision') return null;
+  return fail(`type must carry a ${EOB_TYPE_SYSTEM} code of ${EOB_TYPES.join(', ')} or an HL7 claim-type`);
 }
 
 function explanationOfBenefit(r: Json, id: string): ResourceFacts {
@@ -124,10 +160,15 @@ function explanationOfBenefit(r: Json, id: string): ResourceFacts {
   const period = object(r.billablePeriod, 'billablePeriod');
   const start = matching(period.start, DATE, 'billablePeriod.start', 'a FHIR date');
   matching(r.created, DATE_TIME, 'created', 'a FHIR dateTime');
-  object(r.insurer, 'insurer');
-  object(r.provider, 'provider');
+  const references: ResourceFacts['references'] = [
+    { resourceType: 'Patient', id: patientId },
+    ...directoryReference(object(r.insurer, 'insurer'), 'insurer'),
+    ...directoryReference(object(r.provider, 'provider'), 'provider'),
+    ...entries(r.careTeam, 'careTeam').flatMap((member, i) =>
+      directoryReference(object(member.provider, `careTeam[${i}].provider`), `careTeam[${i}].provider`),
+    ),
+  ];
   oneOf(r.outcome, ['queued', 'complete', 'error', 'partial'], 'outcome');
-  const references: ResourceFacts['references'] = [{ resourceType: 'Patient', id: patientId }];
   nonEmptyArray(r.insurance, 'insurance').forEach((entry, i) => {
     const insurance = object(entry, `insurance[${i}]`);
     if (typeof insurance.focal !== 'boolean') fail(`insurance[${i}].focal must be true or false`);
@@ -150,9 +191,16 @@ function explanationOfBenefit(r: Json, id: string): ResourceFacts {
 /** Checks one resource and returns what the store needs from it; throws `InvalidResource` with a path. */
 export function validateResource(value: unknown): ResourceFacts {
   const r = object(value, 'resource');
-  const type = oneOf(r.resourceType, RESOURCE_TYPES, 'resourceType') as ResourceType;
+  const type = oneOf(r.resourceType, IMPORTABLE_RESOURCE_TYPES, 'resourceType') as ImportableResourceType;
   const id = matching(r.id, ID, 'id', 'a FHIR id (1-64 of A-Z a-z 0-9 - .)');
-  if (type === 'Patient') return patient(r, id);
-  if (type === 'Coverage') return coverage(r, id);
-  return explanationOfBenefit(r, id);
+  const facts =
+    type === 'Patient'
+      ? patient(r, id)
+      : type === 'Coverage'
+        ? coverage(r, id)
+        : type === 'ExplanationOfBenefit'
+          ? explanationOfBenefit(r, id)
+          : directory(r, type, id);
+  checkClaimedProfiles(r);
+  return facts;
 }

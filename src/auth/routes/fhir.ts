@@ -1,13 +1,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { notModifiedSince, noneMatch } from '../../shared/conditional.js';
 import type { App } from '../../shared/http.js';
-import { checkSubject, requireScope } from '../fhir/access.js';
+import { checkSubject, mayRead, requireScope, withinReach, type ReadableType } from '../fhir/access.js';
 import { searchsetBundle } from '../fhir/bundle.js';
 import { capabilityStatement } from '../fhir/capability.js';
-import { parseSearch } from '../fhir/search-params.js';
-import { RESOURCE_TYPES, type ResourceType } from '../fhir/validate.js';
+import { acceptsOnlyXml, unservedFormats } from '../fhir/format.js';
+import { includedEntries, referencesOf } from '../fhir/include.js';
+import { parseSearch, type SearchParams } from '../fhir/search-params.js';
+import { identifiersMatch } from '../fhir/token-search.js';
+import { DIRECTORY_RESOURCE_TYPES, RESOURCE_TYPES, type ResourceType } from '../fhir/validate.js';
+import { versioned, versionedEntry, weakETag } from '../fhir/version.js';
 import { authenticateBearer } from '../oauth/bearer.js';
 import type { AuthDeps } from '../oauth/deps.js';
 import { detailError } from '../oauth/errors.js';
+import { ReadParams, searchQuery } from './fhir-schemas.js';
 
 const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 type Query = Record<string, string | string[] | undefined>;
@@ -17,19 +23,86 @@ function authenticate(deps: AuthDeps, request: FastifyRequest) {
   return authenticateBearer(deps, request.headers.authorization, 'access_token' in query);
 }
 
-/** GET /v2/fhir/<Type>/<id> — only the token's own patient's resources exist for it. */
+/** FHIR R4 §3.1.0.1.8: JSON is the only format served; a request that can take only another one is 406. */
+async function refuseOtherFormats(request: FastifyRequest): Promise<void> {
+  const format = (request.query as Query)._format;
+  const unserved = unservedFormats(format === undefined ? [] : [format].flat());
+  if (unserved.length > 0) {
+    throw detailError(406, `_format ${unserved[0]} is not available: resources are served as JSON only.`);
+  }
+  if (acceptsOnlyXml(request.headers.accept)) {
+    throw detailError(
+      406,
+      'XML is not available: resources are served as JSON only (application/fhir+json).',
+    );
+  }
+}
+
+/**
+ * GET /v2/fhir/<Type>/<id> — only the token's own patient's resources and the directory exist for it
+ * (fhir/access.ts: who may read Organization and Practitioner). The version is in
+ * `meta.versionId`, `ETag` and `Last-Modified`; a conditional read of the current version is 304
+ * (FHIR R4 §3.1.0.5, RFC 9110 §13.1.2–3, If-None-Match first).
+ */
 async function read(
   deps: AuthDeps,
   request: FastifyRequest,
   reply: FastifyReply,
-  type: ResourceType,
+  type: ReadableType,
   id: string,
 ) {
   const context = await authenticate(deps, request);
   requireScope(context, type, 'read');
   const resource = await deps.fhir.findResource(type, id);
-  if (!resource || resource.patientId !== context.patientId) throw detailError(404, 'Not found.');
-  return reply.header('cache-control', 'no-store').type(FHIR_JSON).send(resource.body);
+  if (!resource || !withinReach(context, resource)) throw detailError(404, 'Not found.');
+  const { body, versionId } = versioned(resource.body);
+  const etag = weakETag(versionId);
+  void reply
+    .header('cache-control', 'no-store')
+    .header('etag', etag)
+    .header('last-modified', new Date(resource.lastUpdated).toUTCString());
+  const ifNoneMatch = request.headers['if-none-match'];
+  const unchanged =
+    ifNoneMatch === undefined
+      ? notModifiedSince(request.headers['if-modified-since'], resource.lastUpdated)
+      : noneMatch(ifNoneMatch, etag);
+  if (unchanged) return reply.code(304).send();
+  return reply.type(FHIR_JSON).send(body);
+}
+
+/** Patient `identifier` (token search): only the caller's own Patient can match, so it is checked here. */
+async function identifierMatches(
+  deps: AuthDeps,
+  context: Awaited<ReturnType<typeof authenticate>>,
+  params: SearchParams,
+) {
+  if (params.identifiers === undefined) return true;
+  const own = await deps.fhir.findResource('Patient', context.patientId);
+  if (!own) return false;
+  return identifiersMatch((JSON.parse(own.body) as { identifier?: unknown }).identifier, params.identifiers);
+}
+
+/**
+ * `_include` (FHIR R4 §3.1.1.5.5): what the page's matches refer to, each once, limited to what the token
+ * could read by id (fhir/access.ts `mayRead`): never another patient's resource, nor the Patient without
+ * Patient scope.
+ */
+async function included(
+  deps: AuthDeps,
+  context: Awaited<ReturnType<typeof authenticate>>,
+  type: ResourceType,
+  params: SearchParams,
+  bodies: { body: string }[],
+) {
+  if (params.includes.length === 0) return undefined;
+  const refs = referencesOf(
+    type,
+    bodies.map((b) => b.body),
+    params.includes,
+  );
+  const find = (r: typeof refs) => deps.fhir.findReferenced(r);
+  const entries = await includedEntries(find, refs, (r) => mayRead(context, r));
+  return entries.map((e) => ({ ...e, body: versionedEntry(e.body) }));
 }
 
 /** GET /v2/fhir/<Type>/ — a searchset over the token's patient, paged with absolute links. */
@@ -38,15 +111,17 @@ async function search(deps: AuthDeps, request: FastifyRequest, reply: FastifyRep
   requireScope(context, type, 'search');
   const params = parseSearch(type, request.query as Query);
   checkSubject(context, type, params.subject);
-  const { total, bodies } = await deps.fhir.search({
-    resourceType: type,
-    patientId: context.patientId,
-    lastUpdated: params.lastUpdated,
-    serviceDate: params.serviceDate,
-    eobTypes: params.eobTypes,
-    offset: params.startIndex,
-    limit: params.count,
-  });
+  const { total, bodies } = (await identifierMatches(deps, context, params))
+    ? await deps.fhir.search({
+        resourceType: type,
+        patientId: context.patientId,
+        lastUpdated: params.lastUpdated,
+        serviceDate: params.serviceDate,
+        eobTypes: params.eobTypes,
+        offset: params.startIndex,
+        limit: params.count,
+      })
+    : { total: 0, bodies: [] };
   const bundle = searchsetBundle({
     base: deps.settings.publicUrl,
     type,
@@ -54,32 +129,76 @@ async function search(deps: AuthDeps, request: FastifyRequest, reply: FastifyRep
     startIndex: params.startIndex,
     count: params.count,
     echo: params.echo,
-    entries: bodies,
+    entries: bodies.map(({ id, body }) => ({ id, body: versionedEntry(body) })),
+    included: await included(deps, context, type, params, bodies),
     now: deps.now(),
   });
   return reply.header('cache-control', 'no-store').type(FHIR_JSON).send(bundle);
 }
 
 /**
- * The claims data the tokens protect (research §4): metadata, read and search of three resource types.
- * Read-only: writes are 405 `Method "POST" not allowed.` with `Allow` from the HTTP kernel.
+ * The schemas document the parameters; the values are read by search-params.ts, which refuses bad ones in
+ * the anchor's words (research §4.3, e.g. `value must be at most 50`) and ignores unknown ones as it does.
+ * Fastify's validator would answer in its own words first, so these routes do not use it.
+ */
+const documentOnly = () => () => true;
+
+/**
+ * The claims data the tokens protect (research §4): metadata, read and search of the patient's three
+ * resource types (search with `_include`), and read of the directory they refer to (Organization,
+ * Practitioner: readable with ExplanationOfBenefit or Coverage read scope).
+ * Read-only: writes are 405 `Method "POST" not allowed.` with `Allow` from the HTTP kernel. Readable
+ * across origins (routes/cors.ts).
  */
 export function registerFhirRoutes(app: App, deps: AuthDeps): void {
   const config = { errorShape: 'detail' as const };
+  const onRequest = refuseOtherFormats;
   app.get(
     '/v2/fhir/metadata',
-    { config, schema: { tags: ['data'], summary: 'CapabilityStatement' } },
+    { config, onRequest, schema: { tags: ['data'], summary: 'CapabilityStatement' } },
     (_request, reply) => reply.type(FHIR_JSON).send(capabilityStatement(deps.settings.publicUrl, deps.now())),
   );
   for (const type of RESOURCE_TYPES) {
     app.get(
       `/v2/fhir/${type}`,
-      { config, schema: { tags: ['data'], summary: `Search ${type} of the token's patient` } },
+      {
+        config,
+        onRequest,
+        validatorCompiler: documentOnly,
+        schema: {
+          tags: ['data'],
+          summary: `Search ${type} of the token's patient`,
+          querystring: searchQuery(type),
+        },
+      },
       (request, reply) => search(deps, request, reply, type),
     );
     app.get(
       `/v2/fhir/${type}/:id`,
-      { config, schema: { tags: ['data'], summary: `Read one ${type} of the token's patient` } },
+      {
+        config,
+        onRequest,
+        validatorCompiler: documentOnly,
+        schema: { tags: ['data'], summary: `Read one ${type} of the token's patient`, ...ReadParams },
+      },
+      (request, reply) => read(deps, request, reply, type, (request.params as { id: string }).id),
+    );
+  }
+  for (const type of DIRECTORY_RESOURCE_TYPES) {
+    app.get(
+      `/v2/fhir/${type}/:id`,
+      {
+        config,
+        onRequest,
+        validatorCompiler: documentOnly,
+        schema: {
+          tags: ['data'],
+          summary:
+            `Read one ${type} the claims refer to (in no patient's compartment: readable with ` +
+            'patient/ExplanationOfBenefit or patient/Coverage read scope, else 403)',
+          ...ReadParams,
+        },
+      },
       (request, reply) => read(deps, request, reply, type, (request.params as { id: string }).id),
     );
   }

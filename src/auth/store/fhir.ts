@@ -1,5 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../storage/schema.js';
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
+import type { Database, FhirResourcesTable } from '../../storage/schema.js';
 
 /** A resource as stored: its body plus the facts searches filter on. */
 export interface StoredResource {
@@ -12,11 +12,20 @@ export interface StoredResource {
   body: string;
 }
 
+/**
+ * `patient_id` of a resource in no patient's compartment (Organization, Practitioner: the directory that
+ * claims and coverages point at). No Patient has it (a FHIR id is 1-64 characters), so no patient's search
+ * ever matches such a row.
+ */
+export const NO_PATIENT = '';
+
 /** Writes one import; every call happens inside the import's single transaction. */
 export interface ImportWriter {
   upsert(resources: StoredResource[]): Promise<void>;
   /** Which of `ids` (of one type) exist, counting what this import already wrote. */
   existing(resourceType: string, ids: string[]): Promise<Set<string>>;
+  /** The stored `meta.versionId` of those of `ids` (of one type) that exist ("1" when a body has none). */
+  versions(resourceType: string, ids: string[]): Promise<Map<string, string>>;
 }
 
 function writer(trx: Transaction<Database>): ImportWriter {
@@ -60,6 +69,22 @@ function writer(trx: Transaction<Database>): ImportWriter {
       }
       return found;
     },
+    async versions(resourceType, ids) {
+      const found = new Map<string, string>();
+      for (let i = 0; i < ids.length; i += 500) {
+        const rows = await trx
+          .selectFrom('fhir_resources')
+          .select(['id', 'body'])
+          .where('resource_type', '=', resourceType)
+          .where('id', 'in', ids.slice(i, i + 500))
+          .execute();
+        for (const row of rows) {
+          const version = (JSON.parse(row.body) as { meta?: { versionId?: unknown } }).meta?.versionId;
+          found.set(row.id, typeof version === 'string' && version !== '' ? version : '1');
+        }
+      }
+      return found;
+    },
   };
 }
 
@@ -87,54 +112,124 @@ export function createFhirStore(db: Kysely<Database>) {
         .where('resource_type', '=', resourceType)
         .where('id', '=', id)
         .executeTakeFirst();
-      if (!row) return undefined;
-      return {
-        resourceType: row.resource_type,
-        id: row.id,
-        patientId: row.patient_id,
-        eobType: row.eob_type,
-        serviceDate: row.service_date,
-        lastUpdated: Number(row.last_updated),
-        body: row.body,
-      };
+      return row && storedResource(row);
+    },
+
+    /** For `_include`: the resources `refs` name that exist; whose they are is the caller's to check. */
+    findReferenced(refs: ResourceRef[]): Promise<StoredResource[]> {
+      return findReferenced(db, refs);
+    },
+
+    /** The resources of one type with these ids that exist (batch read; any order, duplicates once). */
+    findResources(resourceType: string, ids: string[]): Promise<StoredResource[]> {
+      return findReferenced(
+        db,
+        ids.map((id) => ({ resourceType, id })),
+      );
     },
   };
 }
 
 export type FhirStore = ReturnType<typeof createFhirStore>;
 
+/**
+ * Rows whose column value `v` has `from <= v < to` (an absent bound is open), or with `outside` the rows
+ * with `v < from || v >= to`. Every FHIR search prefix comes down to one of these (auth/fhir/date-search.ts).
+ */
+export interface ColumnInterval<T> {
+  from?: T;
+  to?: T;
+  outside?: true;
+}
+
 /** Conditions of a search; all of them apply. */
 export interface ResourceQuery {
   resourceType: string;
   patientId: string;
-  /** Epoch-millisecond bounds on the last update, e.g. `{ op: 'ge', value }`. */
-  lastUpdated: { op: ComparisonOp; value: number }[];
+  /** Intervals of epoch milliseconds on the last update. */
+  lastUpdated: ColumnInterval<number>[];
   eobTypes?: string[];
-  /** `YYYY-MM-DD` bounds on the service date. */
-  serviceDate: { op: ComparisonOp; value: string }[];
+  /** Intervals of `YYYY-MM-DD` text on the service date. */
+  serviceDate: ColumnInterval<string>[];
   offset: number;
   limit: number;
 }
 
-export type ComparisonOp = 'lt' | 'le' | 'gt' | 'ge';
+/** A resource named by a reference (`Organization/123`), as `_include` asks for them. */
+export interface ResourceRef {
+  resourceType: string;
+  id: string;
+}
 
-const SQL_OP = { lt: '<', le: '<=', gt: '>', ge: '>=' } as const;
+type Filter = SelectQueryBuilder<Database, 'fhir_resources', object>;
+
+/** The rows of `query` whose `column` lies in (or, `outside`, out of) the interval; values are bound. */
+function within(
+  query: Filter,
+  column: 'last_updated' | 'service_date',
+  { from, to, outside }: ColumnInterval<number | string>,
+): Filter {
+  const ref = sql.ref(column);
+  const below = from === undefined ? undefined : sql<boolean>`${ref} < ${from}`;
+  const atOrAbove = to === undefined ? undefined : sql<boolean>`${ref} >= ${to}`;
+  if (outside) {
+    const parts = [below, atOrAbove].filter((p) => p !== undefined);
+    return parts.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where((eb) => eb.or(parts));
+  }
+  let q = query;
+  if (from !== undefined) q = q.where(sql<boolean>`${ref} >= ${from}`);
+  if (to !== undefined) q = q.where(sql<boolean>`${ref} < ${to}`);
+  return q;
+}
 
 /** A page of matching resources (raw JSON bodies, in id order) and how many match in all. */
 async function searchResources(
   db: Kysely<Database>,
   q: ResourceQuery,
 ): Promise<{ total: number; bodies: { id: string; body: string }[] }> {
-  let where = db
+  let where: Filter = db
     .selectFrom('fhir_resources')
     .where('resource_type', '=', q.resourceType)
     .where('patient_id', '=', q.patientId);
-  for (const { op, value } of q.lastUpdated) where = where.where('last_updated', SQL_OP[op], value);
-  for (const { op, value } of q.serviceDate) where = where.where('service_date', SQL_OP[op], value);
+  for (const interval of q.lastUpdated) where = within(where, 'last_updated', interval);
+  for (const interval of q.serviceDate) where = within(where, 'service_date', interval);
   if (q.eobTypes && q.eobTypes.length > 0) where = where.where('eob_type', 'in', q.eobTypes);
   const counted = await where.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const total = Number(counted.n);
   if (q.limit === 0 || q.offset >= total) return { total, bodies: [] };
   const bodies = await where.select(['id', 'body']).orderBy('id').limit(q.limit).offset(q.offset).execute();
   return { total, bodies };
+}
+
+/** The resources `refs` name that exist, in no particular order (for `_include`; the caller filters). */
+async function findReferenced(db: Kysely<Database>, refs: ResourceRef[]): Promise<StoredResource[]> {
+  const found: StoredResource[] = [];
+  const byType = new Map<string, string[]>();
+  for (const { resourceType, id } of refs)
+    byType.set(resourceType, [...(byType.get(resourceType) ?? []), id]);
+  for (const [resourceType, ids] of byType) {
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const rows = await db
+        .selectFrom('fhir_resources')
+        .selectAll()
+        .where('resource_type', '=', resourceType)
+        .where('id', 'in', unique.slice(i, i + 500))
+        .execute();
+      found.push(...rows.map(storedResource));
+    }
+  }
+  return found;
+}
+
+function storedResource(row: Selectable<FhirResourcesTable>): StoredResource {
+  return {
+    resourceType: row.resource_type,
+    id: row.id,
+    patientId: row.patient_id,
+    eobType: row.eob_type,
+    serviceDate: row.service_date,
+    lastUpdated: Number(row.last_updated),
+    body: row.body,
+  };
 }

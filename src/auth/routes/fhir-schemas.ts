@@ -1,0 +1,84 @@
+import { Type, type TSchema } from 'typebox';
+import { searchIncludes } from '../fhir/include.js';
+import { DEFAULT_COUNT, MAX_COUNT } from '../fhir/search-params.js';
+import type { ResourceType } from '../fhir/validate.js';
+
+/**
+ * The query parameters of the FHIR routes, for the OpenAPI document (research §4.3). Values are read and
+ * refused by search-params.ts, not by these schemas (see routes/fhir.ts).
+ */
+const text = (description: string) => Type.Optional(Type.String({ description }));
+
+const FORMAT = text(
+  '`json`, `application/json` or `application/fhir+json` (FHIR R4 §3.1.0.1.8); any other format is 406.',
+);
+
+const DATE_FORMS =
+  'A FHIR date of any precision — `2024`, `2024-06`, `2024-06-01`, `2024-06-01T10:00:00Z` (fractions and ' +
+  '±hh:mm zones too) — prefixed by `eq` (or nothing), `ne`, `lt`, `le`, `gt`, `ge`, `sa` or `eb`; the ' +
+  'value is the range its precision spans (`ge2024` on or after 2024-01-01, `gt2024` after 2024). ' +
+  'Repeat the parameter for an interval.';
+
+const COMMON = {
+  _count: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_COUNT,
+      default: DEFAULT_COUNT,
+      description: `Entries per page (alias \`count\`), at most ${MAX_COUNT}.`,
+    }),
+  ),
+  startIndex: Type.Optional(
+    Type.Integer({ minimum: 0, default: 0, description: 'The 0-based offset of the page (links carry it).' }),
+  ),
+  _lastUpdated: text(`When the resource was last updated (an instant). ${DATE_FORMS}`),
+  _format: FORMAT,
+};
+
+const subject = (name: string, description: string) => ({ [name]: text(description) });
+
+/** FHIR R4 §3.1.1.5.5: the served `_include` values of a type, repeatable. */
+const include = (type: ResourceType) => ({
+  _include: Type.Optional(
+    Type.Array(Type.String({ enum: searchIncludes(type) }), {
+      description:
+        "Adds the resources the page's matches refer to (`search.mode` `include`; not counted in `total`, " +
+        'not paged; kept in the paging links), each once and only those the token may read by id: the ' +
+        'Patient needs Patient scope. `Type:*` includes through every listed parameter; `Type:param:Target` ' +
+        'narrows one to a target type. Repeat the parameter for several; a value not listed is ignored.',
+    }),
+  ),
+});
+
+const SEARCH_QUERIES: Partial<Record<ResourceType, TSchema>> = {
+  Patient: Type.Object({
+    ...COMMON,
+    ...subject('_id', "The token's patient id; another id is 404."),
+    identifier: text(
+      'Token search on Patient.identifier: `code`, `system|code`, `|code` (no system) or `system|`; a comma ' +
+        'separates alternatives, e.g. `http://hl7.org/fhir/sid/us-mbi|1SA0A00AA00`.',
+    ),
+  }),
+  Coverage: Type.Object({
+    ...COMMON,
+    ...subject('beneficiary', "`Patient/<id>` or `<id>` of the token's patient; another patient is 403."),
+    ...include('Coverage'),
+  }),
+  ExplanationOfBenefit: Type.Object({
+    ...COMMON,
+    ...subject('patient', "The token's patient id; another patient is 403."),
+    type: text(
+      'Claim types, comma-separated, any case: carrier, dme, hha, hospice, inpatient, outpatient, pde, snf ' +
+        '(optionally `https://bluebutton.cms.gov/resources/codesystem/eob-type|` before each).',
+    ),
+    'service-date': text(`The date of service (a calendar date, CARIN BB service-date). ${DATE_FORMS}`),
+    ...include('ExplanationOfBenefit'),
+  }),
+};
+
+/** The documented query of a type's search; a type without its own filters has the common ones. */
+export function searchQuery(type: ResourceType): TSchema {
+  return SEARCH_QUERIES[type] ?? Type.Object(COMMON);
+}
+
+export const ReadParams = { querystring: Type.Object({ _format: FORMAT }) };
