@@ -10,6 +10,7 @@ import { registerKeyCommands } from './commands/keys.js';
 import { registerSampleMarketCommands } from './commands/sample-market.js';
 import { registerServeCommands } from './commands/serve.js';
 import { registerSigningKeyCommands } from './commands/signing-keys.js';
+import { registerTryFlowCommand } from './commands/try-flow.js';
 
 const program = new Command('openenroll')
   .description(
@@ -29,6 +30,7 @@ registerKeyCommands(program);
 registerSigningKeyCommands(program);
 registerSampleMarketCommands(program);
 registerExportCommands(program);
+registerTryFlowCommand(program);
 
 try {
   await program.parseAsync(process.argv);

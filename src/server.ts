@@ -14,6 +14,7 @@ import { createAvailability, type Availability } from './storage/availability.js
 import { openRedis, redisReady } from './storage/redis.js';
 import { classifyUnavailable } from './storage/unavailable.js';
 import { createDatabaseProbe, registerHealthRoutes } from './ops/health.js';
+import { registerIndexRoute } from './ops/index-route.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { registerMetricsRoute } from './ops/metrics-routes.js';
 import { UnavailableError } from './shared/errors.js';
@@ -301,6 +302,7 @@ export async function buildService(
     redis: redis?.availability,
     draining: () => draining,
   });
+  registerIndexRoute(app, config.publicUrl, { planApi: PLAN_API_PREFIX, priceLookup: PRICE_LOOKUP_PREFIX });
   registerAuthService(app, deps);
   await registerPlansService(app, plans);
   await registerPriceLookupService(app, plans);

@@ -153,6 +153,12 @@ describe('openenroll enrollees, help and settings', () => {
     assert.match((await cli(['signing-keys', 'rotate', '--help'])).stdout, /--now/);
   });
 
+  test('ingest --help names each default once (commander prints it)', async () => {
+    const help = (await cli(['ingest', '--help'])).stdout.replace(/\s+/g, ' ');
+    const allowRejects = /--allow-rejects <n> (.*?) --sample/.exec(help)?.[1];
+    assert.equal(allowRejects, 'store the load even if up to n rows are rejected (default: 0)');
+  });
+
   test('a bad setting stops the process with a message naming it', async () => {
     const port = await cli(['migrate'], { PORT: 'eighty' });
     assert.equal(port.code, 2);

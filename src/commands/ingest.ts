@@ -1,30 +1,37 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { createDatasetStore } from '../plans/store/datasets.js';
 import { ingestKind, ingestKinds } from '../ingest/kinds.js';
 import { IngestError, type IngestSummary } from '../ingest/report.js';
 import { describeBuilds, refreshBulkData } from '../ingest/bulk-data.js';
 import { CommandError, wholeNumberOption, withStorage } from './context.js';
+import { noteIfLong, progressLine, summaryLines } from './ingest-output.js';
 
 function printSummary(summary: IngestSummary): void {
-  const years = summary.years.filter((y) => y !== 0);
-  console.log(
-    `${summary.kind}: read ${summary.read} rows, wrote ${summary.stored} table rows` +
-      (years.length > 0 ? ` for ${years.join(', ')}` : '') +
-      `, rejected ${summary.rejectedCount}`,
-  );
-  for (const r of summary.rejected) console.log(`  rejected ${r.file}:${r.line}: ${r.reason}`);
-  if (summary.rejectedTruncated)
-    console.log(`  … and ${summary.rejectedCount - summary.rejected.length} more`);
+  for (const line of summaryLines(summary)) console.log(line);
 }
 
 /**
  * A load is one transaction (a failed one leaves the previous data), and on SQLite a transaction holds the
- * one write lock until it ends: other writers wait (busy_timeout, 5 s) and then fail.
+ * one write lock until it ends: other writers wait (busy_timeout, 5 s) and then fail. A load that ends
+ * within those 5 s can delay them but never make one fail, so the note is printed only once a load has run
+ * that long (a 1-second file stays quiet).
  */
 const SQLITE_LOCK_NOTE =
   'openenroll: note: on SQLite the load holds the write lock until it ends; other writers ' +
   '(a running server\'s logins and token grants, "keys create") wait up to 5 s, then fail, while it runs';
+const LOCK_NOTE_AFTER_MS = 5_000;
+
+/** The progress line on a terminal (redrawn in place, at most 10 times a second); nothing otherwise. */
+function progressBar(kind: string) {
+  if (!process.stderr.isTTY) return undefined;
+  return new cliProgress.SingleBar({
+    stream: process.stderr,
+    fps: 10,
+    format: (_options, params) =>
+      progressLine(kind, params.value, params.total, Date.now() - params.startTime),
+  });
+}
 
 export function registerIngestCommands(program: Command): void {
   const kinds = ingestKinds.map((f) => `  ${f.kind.padEnd(16)} ${f.summary}`).join('\n');
@@ -35,7 +42,9 @@ export function registerIngestCommands(program: Command): void {
         're-running replaces that dataset for that year, and a failed load leaves the previous data intact',
     )
     .option('--year <year>', "the year the data is for (default: the files' own year column or name)")
-    .option('--allow-rejects <n>', 'store the load even if up to n rows are rejected (default 0)', '0')
+    .addOption(
+      new Option('--allow-rejects <n>', 'store the load even if up to n rows are rejected').default('0', '0'),
+    )
     .option('--sample', 'label the data as sample data (files written by "openenroll sample-market")')
     .option('--json', 'print the summary as JSON')
     .option(
@@ -64,16 +73,15 @@ export function registerIngestCommands(program: Command): void {
         const year = wholeNumberOption('--year', opts.year, 2013, 2100);
         const allowRejects = wholeNumberOption('--allow-rejects', opts.allowRejects, 0, 1_000_000_000);
         await withStorage(async (storage) => {
-          if (storage.dialect.name === 'sqlite') console.error(SQLITE_LOCK_NOTE);
-          const bar = process.stderr.isTTY
-            ? new cliProgress.SingleBar(
-                {
-                  format: `${kind} [{bar}] {percentage}% | {value}/{total} MB | ETA {eta}s`,
-                  stream: process.stderr,
-                },
-                cliProgress.Presets.shades_classic,
-              )
-            : undefined;
+          const bar = progressBar(kind);
+          const cancelNote =
+            storage.dialect.name === 'sqlite'
+              ? noteIfLong(LOCK_NOTE_AFTER_MS, () => {
+                  // Above the bar: clear its line, print, and let the next update redraw it.
+                  if (bar) process.stderr.write('\r\x1b[K');
+                  console.error(SQLITE_LOCK_NOTE);
+                })
+              : () => undefined;
           let started = false;
           try {
             const summary = await ingestKind(kind, files, createDatasetStore(storage.db), {
@@ -81,12 +89,12 @@ export function registerIngestCommands(program: Command): void {
               allowRejects,
               now: Date.now(),
               onProgress: (done, total) => {
-                const mb = (n: number) => Math.round((n / 1e6) * 10) / 10;
-                if (!started) bar?.start(mb(total), 0);
+                if (!started) bar?.start(total, 0);
                 started = true;
-                bar?.update(mb(done));
+                bar?.update(done);
               },
             });
+            cancelNote();
             bar?.stop();
             if (opts.json) console.log(JSON.stringify(summary));
             else printSummary(summary);
@@ -94,6 +102,7 @@ export function registerIngestCommands(program: Command): void {
             const builds = (await refreshBulkData(storage.db, Date.now())).filter((b) => b.document);
             if (!opts.json) for (const line of describeBuilds(builds)) console.log(line);
           } catch (error) {
+            cancelNote();
             bar?.stop();
             if (error instanceof IngestError) {
               if (error.summary && !opts.json) printSummary(error.summary);

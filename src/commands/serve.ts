@@ -1,11 +1,77 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 import { createLogger } from '../shared/logger.js';
+import type { Service } from '../server.js';
+
+/**
+ * The plan-API test key CMS prints in its API document, which this README publishes too: the only key a
+ * log line may show. A key an operator chose with SANDBOX_API_KEY is theirs, so only its presence is said.
+ */
+const PUBLISHED_SANDBOX_KEY = 'd687412e7b53146b2631dc01974ad0a4';
+
+/**
+ * What a start prepared and where to go next, for the one "ready" line a new user reads: the sandbox
+ * enrollees and their claims, the plan data served (the generated sample market and its years, or real
+ * data), the sandbox key when it is the published one, and the documentation URLs. Never a secret.
+ */
+async function startupSummary(config: Config, service: Service) {
+  const { marketYears, PLAN_KINDS } = await import('../plans/market-years.js');
+  const [enrollees, claimsResources, datasets] = await Promise.all([
+    service.deps.enrollees.countEnrollees(),
+    service.deps.fhir.countResources(),
+    service.plans.datasets.listDatasets(),
+  ]);
+  const years = marketYears(datasets);
+  const planYears = (sample: boolean) => [
+    ...new Set(
+      datasets
+        .filter((d) => d.sample === sample && (PLAN_KINDS as readonly string[]).includes(d.kind))
+        .map((d) => d.year),
+    ),
+  ];
+  const sampleYears = planYears(true).sort((a, b) => a - b);
+  const realYears = planYears(false).sort((a, b) => a - b);
+  const key =
+    config.mode !== 'sandbox' || config.sandboxApiKey === ''
+      ? 'none'
+      : config.sandboxApiKey === PUBLISHED_SANDBOX_KEY
+        ? config.sandboxApiKey
+        : '(set by SANDBOX_API_KEY)';
+  const base = config.publicUrl;
+  const fields = {
+    mode: config.mode,
+    publicUrl: base,
+    database: config.databaseUrl.split(':')[0],
+    enrollees,
+    claimsResources,
+    marketYears: years.supported,
+    currentMarketYear: years.current ?? null,
+    sampleMarketYears: sampleYears,
+    realPlanYears: realYears,
+    sandboxApiKey: key,
+    docs: `${base}/docs`,
+    planApiDocs: `${base}/api/v1/docs`,
+    priceLookupDocs: `${base}/ppl/api/v1/docs`,
+  };
+  const plans =
+    realYears.length > 0
+      ? `plan data: real plans of ${realYears.join(', ')}` +
+        (sampleYears.length > 0 ? ` and the generated sample market (${sampleYears.join(', ')})` : '')
+      : sampleYears.length > 0
+        ? `plan data: the generated sample market (${sampleYears.join(', ')}; not real plans)`
+        : 'plan data: none loaded (openenroll ingest …)';
+  const message =
+    `ready at ${base}: ${enrollees} enrollees (openenroll enrollees list), ${claimsResources} FHIR claims ` +
+    `resources; ${plans}; ` +
+    (key === 'none' ? 'no sandbox API key; ' : `sandbox API key ${key}; `) +
+    `docs ${base}/docs, ${base}/api/v1/docs, ${base}/ppl/api/v1/docs`;
+  return { fields, message };
+}
 
 export function registerServeCommands(program: Command): void {
   program
     .command('serve')
-    .description('migrate the database, prepare sandbox data and serve both APIs (PORT, default 8000)')
+    .description('migrate the database, prepare sandbox data and serve the APIs (PORT, default 8000)')
     .action(async () => {
       const config = loadConfig();
       const logger = createLogger(config.logLevel);
@@ -54,10 +120,8 @@ export function registerServeCommands(program: Command): void {
         metricsServer = await startMetricsServer(service.metrics, config.host, config.metricsPort);
         logger.info({ port: config.metricsPort }, 'metrics listening');
       }
-      logger.info(
-        { mode: config.mode, publicUrl: config.publicUrl, database: config.databaseUrl.split(':')[0] },
-        'ready',
-      );
+      const summary = await startupSummary(config, service);
+      logger.info({ ...summary.fields, event: 'ready' }, summary.message);
     });
 
   program

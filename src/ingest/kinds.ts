@@ -2,6 +2,7 @@ import type { DatasetStore } from '../plans/store/datasets.js';
 import { ingestFormats } from './plan-data/formats/index.js';
 import { runIngest } from './plan-data/run.js';
 import type { IngestOptions, IngestSummary } from './report.js';
+import { missingCompanions } from './companions.js';
 import { mrPufFormat } from './mr-puf/format.js';
 import { rxnormFormat } from './rxnorm/format.js';
 import { runStreamIngest, type StreamFormat } from './streamed.js';
@@ -22,8 +23,17 @@ export async function ingestKind(
   options: IngestOptions,
 ): Promise<IngestSummary> {
   const tabular = ingestFormats.find((f) => f.kind === kind);
-  if (tabular) return runIngest(tabular, files, datasets, options);
   const streamed = streamFormats.find((f) => f.kind === kind);
-  if (streamed) return runStreamIngest(streamed, files, datasets, options);
-  throw new Error(`no ingest kind "${kind}"`);
+  if (!tabular && !streamed) throw new Error(`no ingest kind "${kind}"`);
+  const summary = tabular
+    ? await runIngest(tabular, files, datasets, options)
+    : await runStreamIngest(streamed!, files, datasets, options);
+  const warnings = missingCompanions(
+    kind,
+    summary.years,
+    await datasets.listDatasets(),
+    options.sample ?? false,
+  );
+  summary.warnings = [...(summary.warnings ?? []), ...warnings];
+  return summary;
 }

@@ -12,8 +12,21 @@ export interface IngestSummary {
   files: string[];
   years: number[];
   read: number;
+  /**
+   * Rows read and accepted that wrote no row of their own: a repeat of an earlier row, a row the format
+   * leaves out (another year's, a county change other than an addition, an unknown county), or one folded
+   * into totals written once every row was seen. Counted by the tabular kinds.
+   */
+  skipped: number;
+  /** Table rows written (a row may fill several tables, or none). */
   stored: number;
   rejected: RejectedRow[];
+  /**
+   * What the load could not check in its own files and the service will need: another kind not loaded for
+   * a year the load wrote (rates without a rating-area table answer every priced request with 1017).
+   * Printed as `warning: …` lines and kept in `--json` output; absent or empty when there is none.
+   */
+  warnings?: string[];
   /** True when more rows were rejected than the report lists. */
   rejectedTruncated: boolean;
   rejectedCount: number;
@@ -56,8 +69,10 @@ export function createLoadReport(
     files,
     years: [],
     read: 0,
+    skipped: 0,
     stored: 0,
     rejected: [],
+    warnings: [],
     rejectedTruncated: false,
     rejectedCount: 0,
   };

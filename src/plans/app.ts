@@ -2,6 +2,7 @@ import type { App } from '../shared/http.js';
 import type { ApiKeyScheme } from '../shared/openapi.js';
 import type { PlansDeps } from './deps.js';
 import { apiKeyGate } from './gateway/api-key.js';
+import { registerJsonBodyParsers } from './gateway/json-body.js';
 import { sampleLabel } from './gateway/sample-data.js';
 import { registerBulkDataRoutes } from './routes/bulk-data.js';
 import { registerCrosswalkRoutes } from './routes/crosswalk.js';
@@ -48,16 +49,8 @@ export async function registerPlansService(app: App, deps: PlansDeps): Promise<v
         reply.header('server-timing', route ? `${String(route)}, ${app}` : app);
         done(null, payload);
       });
-      // The HealthCare.gov front end posts JSON as text/plain to avoid a CORS preflight (research §1.1).
-      api.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => {
-        try {
-          done(null, JSON.parse(body as string));
-        } catch {
-          const error = new Error('the body is not valid JSON') as Error & { statusCode: number };
-          error.statusCode = 400;
-          done(error, undefined);
-        }
-      });
+      // JSON bodies whatever the content type says (text/plain, curl -d's form type): gateway/json-body.ts.
+      registerJsonBodyParsers(api);
       // Kong's answer for a path no route serves (research §2: the service sits behind Kong).
       api.setNotFoundHandler((_request, reply) => {
         void reply.code(404).send({ message: 'no Route matched with those values' });

@@ -4,8 +4,10 @@ import type { DatasetInfo } from './store/datasets.js';
 export const PLAN_KINDS = ['plan-attributes', 'landscape'] as const;
 
 /**
- * Supported market years (ascending) and the current one: the latest year with real plans, or the
- * latest sample year when only the generated sample market is loaded (real data outranks the sample).
+ * Supported market years (ascending) and the current one. Real data outranks the generated sample, as it
+ * does for the price lookup (prices/scope.ts): once real plans are loaded for any year, the years that have
+ * only sample plans are no longer market years (`sampleOnly` lists them, so an answer can say why), and the
+ * current year is the latest with real plans. With only the sample loaded, its years are the market years.
  */
 export function marketYears(datasets: DatasetInfo[]): MarketYears {
   // The sample tracker hands out one list until it re-reads: worked out once per list.
@@ -20,6 +22,8 @@ export function marketYears(datasets: DatasetInfo[]): MarketYears {
 export interface MarketYears {
   readonly current: number | undefined;
   readonly supported: readonly number[];
+  /** Years with only sample plans, not served because real plans are loaded (for other years). */
+  readonly sampleOnly: readonly number[];
 }
 
 const known = new WeakMap<DatasetInfo[], MarketYears>();
@@ -29,7 +33,8 @@ function readMarketYears(datasets: DatasetInfo[]): MarketYears {
   const sorted = (list: DatasetInfo[]) => [...new Set(list.map((d) => d.year))].sort((a, b) => a - b);
   const years = sorted(plans);
   const real = sorted(plans.filter((d) => !d.sample));
-  return { current: real.at(-1) ?? years.at(-1), supported: years };
+  if (real.length === 0) return { current: years.at(-1), supported: years, sampleOnly: [] };
+  return { current: real.at(-1), supported: real, sampleOnly: years.filter((y) => !real.includes(y)) };
 }
 
 /**

@@ -14,6 +14,19 @@ export interface ApiKeyScheme {
   description?: string;
 }
 
+/**
+ * The access tokens of the authorization service (RFC 6750 §2.1, header only), declared for every document
+ * so Swagger UI's "Authorize" can send one to the data routes that name it (`security: [{ bearer: [] }]`).
+ */
+export const BEARER_SECURITY_SCHEME = {
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'An access token from `POST /v2/o/token/`, sent as `Authorization: Bearer <token>` (never in the query).',
+  },
+} as const;
+
 export async function collectApiDocs(
   app: App,
   publicUrl: string,
@@ -31,7 +44,7 @@ export async function collectApiDocs(
           'health plan API. Token-side requests are form-encoded; client credentials by HTTP Basic or in the body.',
       },
       servers: [{ url: publicUrl }],
-      components: { securitySchemes },
+      components: { securitySchemes: { ...BEARER_SECURITY_SCHEME, ...securitySchemes } },
       tags: [
         {
           name: 'authorization',
@@ -42,19 +55,42 @@ export async function collectApiDocs(
   });
 }
 
+interface Operation {
+  tags?: string[];
+  security?: Record<string, string[]>[];
+}
+
 interface Document {
-  paths?: Record<string, unknown>;
+  paths?: Record<string, Record<string, Operation>>;
   info: Record<string, unknown>;
+  tags?: { name: string }[];
+  components?: { securitySchemes?: Record<string, unknown> };
   [key: string]: unknown;
 }
 
-/** The document restricted to the paths under `prefix`: one service's API on its own. */
+/**
+ * The document restricted to the paths under `prefix`: one service's API on its own, with only the tags and
+ * security schemes its operations use (Swagger UI draws a declared tag as a section even when it is empty,
+ * and offers every declared scheme under "Authorize").
+ */
 function documentOf(app: App, prefix: string, title: string, description: string): Document {
   const whole = app.swagger() as unknown as Document;
   const paths = Object.fromEntries(
     Object.entries(whole.paths ?? {}).filter(([path]) => path.startsWith(prefix)),
   );
-  return { ...whole, info: { ...whole.info, title, description }, paths };
+  const operations = Object.values(paths).flatMap((methods) => Object.values(methods));
+  const tags = new Set(operations.flatMap((o) => o.tags ?? []));
+  const schemes = new Set(operations.flatMap((o) => (o.security ?? []).flatMap((s) => Object.keys(s))));
+  const securitySchemes = Object.fromEntries(
+    Object.entries(whole.components?.securitySchemes ?? {}).filter(([name]) => schemes.has(name)),
+  );
+  return {
+    ...whole,
+    info: { ...whole.info, title, description },
+    tags: (whole.tags ?? []).filter((t) => tags.has(t.name)),
+    components: { ...whole.components, securitySchemes },
+    paths,
+  };
 }
 
 export interface PartialDocs {

@@ -506,7 +506,10 @@ describe('OpenAPI: the FHIR searches list their parameters', () => {
 
   test('documenting them does not change the anchor’s error words', async () => {
     assert.deepEqual((await get('/v2/fhir/ExplanationOfBenefit?_count=51')).json, {
-      detail: 'value must be at most 50',
+      detail: "value must be at most 50 for dictionary value @ data['_count']",
+    });
+    assert.deepEqual((await get('/v2/fhir/ExplanationOfBenefit?count=51')).json, {
+      detail: "value must be at most 50 for dictionary value @ data['count']",
     });
     assert.deepEqual((await get('/v2/fhir/ExplanationOfBenefit?_count=abc')).json, {
       detail: '_count must be a whole number',

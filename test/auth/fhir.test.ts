@@ -104,7 +104,7 @@ describe('search', () => {
       true,
     );
     assert.deepEqual((await get('/v2/fhir/ExplanationOfBenefit/?_count=51')).body, {
-      detail: 'value must be at most 50',
+      detail: "value must be at most 50 for dictionary value @ data['_count']",
     });
     const pde = (await get('/v2/fhir/ExplanationOfBenefit/?type=pde&_count=50')).body as unknown as Bundle;
     assert.ok(pde.total > 0 && pde.entry.every((e) => e.resource.id.startsWith('pde-')));
@@ -171,6 +171,14 @@ describe('errors', () => {
     const none = await fetch(`${running.url}/v2/fhir/Patient/`);
     assert.equal(none.status, 401);
     assert.equal(none.headers.get('www-authenticate'), 'Bearer realm="api"');
+    assert.deepEqual(await none.json(), { detail: 'Authentication credentials were not provided.' });
+    // A token given but not one of ours says so, in the same status and shape (RFC 6750 §3.1).
+    const invalid = await fetch(`${running.url}/v2/fhir/Patient/`, {
+      headers: { authorization: 'Bearer nope' },
+    });
+    assert.equal(invalid.status, 401);
+    assert.deepEqual(await invalid.json(), { detail: 'The access token is invalid.' });
+    assert.match(invalid.headers.get('www-authenticate') ?? '', /^Bearer realm="api", error="invalid_token"/);
     assert.equal((await get(`/v2/fhir/Patient/?access_token=${tokens.access_token}`, undefined)).status, 400);
     assert.deepEqual((await get('/v2/fhir/ExplanationOfBenefit/', tokens.access_token, 'POST')).body, {
       detail: 'Method "POST" not allowed.',

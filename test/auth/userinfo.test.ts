@@ -67,10 +67,19 @@ describe('GET /v2/connect/userinfo', () => {
     assert.equal(result.headers.get('www-authenticate'), CHALLENGE);
   });
 
-  test('an unknown token: 401 with a Bearer challenge', async () => {
-    const result = await userinfo(running.url, 'not-a-token');
+  test("an unknown token of our shape: 401, the anchor's words, the reason in the challenge (research §4.5)", async () => {
+    const result = await userinfo(running.url, 'A'.repeat(43));
     assertJson(result, 401, NOT_AUTHENTICATED);
-    assert.ok(result.headers.get('www-authenticate')?.startsWith(CHALLENGE));
+    assert.equal(
+      result.headers.get('www-authenticate'),
+      `${CHALLENGE}, error="invalid_token", error_description="The access token is invalid."`,
+    );
+  });
+
+  test('a value that is no token of ours: 401 saying the token is invalid (RFC 6750 §3.1)', async () => {
+    const result = await userinfo(running.url, 'not-a-token');
+    assertJson(result, 401, { detail: TEXT.invalidToken });
+    assert.ok(result.headers.get('www-authenticate')?.startsWith(`${CHALLENGE}, error="invalid_token"`));
   });
 
   test('the enrollee unchecked personal information: no profile scope, 403', async () => {

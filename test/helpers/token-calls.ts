@@ -50,6 +50,9 @@ export function scopeSet(scope: string): string[] {
 
 export const TEXT = {
   notAuthenticated: 'Authentication credentials were not provided.',
+  /** A token given but unknown or revoked, and one past its lifetime (RFC 6750 §3.1 invalid_token). */
+  invalidToken: 'The access token is invalid.',
+  expiredToken: 'The access token has expired.',
   noPermission: 'You do not have permission to perform this action.',
   grantTimedOut:
     'User access has timed out. To refresh data, the end user must re-authenticate and consent to share their data.',

@@ -177,6 +177,39 @@ const CORRECTIONS: { where: string; change: string; reason: string; apply(doc: D
     },
   },
   {
+    where: 'POST /plans/search 200, POST /plans 200, POST /plans/{plan_id} 200',
+    change: '`data_notes` added (premiums, benefits, plans: what the loaded data could not tell)',
+    reason:
+      'issue 17: an answer says once why its premiums, benefits or plans are missing (here: no Benefits ' +
+      'PUF for 2014) instead of zeros or empty lists read as facts',
+    apply(doc) {
+      const notes = {
+        type: 'object',
+        properties: { premiums: { type: 'string' }, benefits: { type: 'string' }, plans: { type: 'string' } },
+        additionalProperties: false,
+      };
+      for (const path of ['/plans/search', '/plans', '/plans/{plan_id}']) {
+        props(doc.paths[path]!.post!.responses['200']!.schema!).data_notes = notes;
+      }
+    },
+  },
+  {
+    where: 'POST /plans/search 200 ranges.premiums',
+    change: '`min` and `max` null when no plan of the result has a premium for the household',
+    reason:
+      'issue 17: 0 to 0 reads as free plans (here: a tobacco user, and the QHP Landscape publishes ' +
+      'non-tobacco premiums only)',
+    apply(doc) {
+      const ranges = props(doc.paths['/plans/search']!.post!.responses['200']!.schema!).ranges!;
+      // The document's ranges refer to a shared `Range` definition: the premiums get their own copy.
+      props(ranges).premiums = {
+        type: 'object',
+        properties: { min: nullable({ type: 'number' }), max: nullable({ type: 'number' }) },
+        additionalProperties: false,
+      };
+    },
+  },
+  {
     where: 'GET /drugs/autocomplete 200',
     change: 'a bare array of Drug instead of `{drugs: Drug[]}`',
     reason: 'the deployed service answers a bare array (research §1.7, live client fixtures); decisions file',

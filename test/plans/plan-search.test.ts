@@ -57,7 +57,10 @@ interface SearchAnswer {
   plans: Plan[];
   total: number;
   facet_groups: Facets[];
-  ranges: { premiums: { min: number; max: number }; deductibles: { min: number; max: number } };
+  ranges: {
+    premiums: { min: number | null; max: number | null };
+    deductibles: { min: number | null; max: number | null };
+  };
   rate_area: { state: string; area: number };
 }
 
@@ -512,7 +515,10 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
       const answer = await search({ household: HOUSEHOLD_A, filter: { division: 'Dental' } });
       assert.deepEqual(answer.plans, []);
       assert.equal(answer.total, 0);
-      assert.deepEqual(answer.ranges, { premiums: { min: 0, max: 0 }, deductibles: { min: 0, max: 0 } });
+      assert.deepEqual(answer.ranges, {
+        premiums: { min: null, max: null },
+        deductibles: { min: null, max: null },
+      });
     });
 
     test('suppressed_plan_ids, and the market', async () => {
@@ -697,7 +703,8 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
         );
       }
       assert.deepEqual(answer.rate_area, { state: 'TX', area: 3 });
-      assert.deepEqual(answer.ranges.premiums, { min: 0, max: 0 });
+      // Issue 17 point 2: no premium known → null, not 0 (which reads as free plans).
+      assert.deepEqual(answer.ranges.premiums, { min: null, max: null });
     });
 
     test('an effective date outside the market year → 1003', async () => {
@@ -972,7 +979,8 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
         year: YEAR,
         household: HOUSEHOLD_A,
       });
-      assert.deepEqual(Object.keys(answer).sort(), ['plan', 'rate_area']);
+      // `data_notes`: the fixture loads no Benefits PUF (issue 17 point 7).
+      assert.deepEqual(Object.keys(answer).sort(), ['data_notes', 'plan', 'rate_area']);
       assert.deepEqual(answer.rate_area, { state: 'TX', area: 3 });
       const { plan } = answer;
       assert.equal(plan.id, ID.silverEhb);

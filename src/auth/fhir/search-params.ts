@@ -34,13 +34,23 @@ function all(query: Query, name: string): string[] {
   return value === undefined ? [] : [value].flat();
 }
 
+/**
+ * A voluptuous error as `str(Invalid)` prints it: the anchor's message (research §4.3, e.g. `value must be at
+ * most 50`), then where in the validated dict it failed, e.g. `for dictionary value @ data['_count']`, so the
+ * client learns which parameter to fix.
+ */
+export function voluptuousText(message: string, parameter: string): string {
+  return `${message} for dictionary value @ data['${parameter}']`;
+}
+
 function integer(query: Query, names: string[], fallback: number, min: number, max: number): number {
-  const raw = names.flatMap((n) => all(query, n))[0];
-  if (raw === undefined) return fallback;
+  const name = names.find((n) => all(query, n).length > 0);
+  if (name === undefined) return fallback;
+  const raw = all(query, name)[0]!;
   if (!/^\d+$/.test(raw)) throw detailError(400, `${names[0]} must be a whole number`);
   const value = Number(raw);
-  if (value < min) throw detailError(400, `value must be at least ${min}`);
-  if (value > max) throw detailError(400, `value must be at most ${max}`);
+  if (value < min) throw detailError(400, voluptuousText(`value must be at least ${min}`, name));
+  if (value > max) throw detailError(400, voluptuousText(`value must be at most ${max}`, name));
   return value;
 }
 

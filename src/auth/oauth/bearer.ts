@@ -5,10 +5,28 @@ import { detailError, TEXT } from './errors.js';
 
 const CHALLENGE = 'Bearer realm="api"';
 
+/** Our access tokens: 256-bit random values in base64url (shared/crypto.ts `randomToken`). */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * A token was given but cannot be used (RFC 6750 §3.1 `invalid_token`, the reason in the challenge's
+ * `error_description`). One of our tokens that no longer works (unknown, revoked, expired) keeps the anchor's
+ * body, "Authentication credentials were not provided." (research §4.5), which apps written against it match;
+ * a value that cannot be one of our tokens at all (`Bearer nope`, a pasted fragment) says so in the body
+ * too, so a newcomer is not sent looking for a missing header.
+ */
+function invalidToken(token: string, description: string) {
+  return detailError(401, TOKEN_SHAPE.test(token) ? TEXT.notAuthenticated : description, {
+    'www-authenticate': `${CHALLENGE}, error="invalid_token", error_description="${description}"`,
+  });
+}
+
 /**
  * Authenticates a data request by its bearer token (RFC 6750 §2.1 only: a token in the query string is
  * refused) and applies the service's permission checks in the anchor's order (research §4.1, §4.5):
- * token → app active → grant present → grant not expired.
+ * token → app active → grant present → grant not expired. No `Authorization` header answers the anchor's
+ * "Authentication credentials were not provided."; so does a token of ours that no longer works, while a
+ * value that is no token of ours says it is invalid.
  */
 export async function authenticateBearer(
   deps: AuthDeps,
@@ -25,16 +43,8 @@ export async function authenticateBearer(
   if (!match) throw detailError(401, TEXT.notAuthenticated, { 'www-authenticate': CHALLENGE });
   const context = await deps.tokens.findAccessTokenContext(sha256(match[1]!));
   const now = deps.now();
-  if (!context || context.revokedAt !== null) {
-    throw detailError(401, TEXT.notAuthenticated, {
-      'www-authenticate': `${CHALLENGE}, error="invalid_token", error_description="The access token is invalid."`,
-    });
-  }
-  if (context.expiresAt <= now) {
-    throw detailError(401, TEXT.notAuthenticated, {
-      'www-authenticate': `${CHALLENGE}, error="invalid_token", error_description="The access token has expired."`,
-    });
-  }
+  if (!context || context.revokedAt !== null) throw invalidToken(match[1]!, TEXT.invalidToken);
+  if (context.expiresAt <= now) throw invalidToken(match[1]!, TEXT.expiredToken);
   if (!context.appActive) throw detailError(401, TEXT.appInactive(context.appName));
   if (!context.hasGrant) throw detailError(403, TEXT.noPermission);
   if (context.grantExpiresAt !== null && context.grantExpiresAt <= now)

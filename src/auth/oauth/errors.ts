@@ -47,4 +47,7 @@ export const TEXT = {
     '13 months or Research.',
   noPermission: 'You do not have permission to perform this action.',
   notAuthenticated: 'Authentication credentials were not provided.',
+  /** A bearer token given but unknown or revoked: DOT's `error_description` (research §4.5), as the detail too. */
+  invalidToken: 'The access token is invalid.',
+  expiredToken: 'The access token has expired.',
 };

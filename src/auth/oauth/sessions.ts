@@ -38,6 +38,11 @@ export async function openSession(
   return secret;
 }
 
+/** Ends a login session (sign-out): its row goes, so the secret opens nothing on any instance. */
+export async function closeSession(deps: AuthDeps, secret: string): Promise<void> {
+  await deps.sessions.deleteSession(sha256(secret));
+}
+
 /** Records a validated authorization request awaiting the enrollee's decision; returns its id. */
 export async function startApproval(
   deps: AuthDeps,

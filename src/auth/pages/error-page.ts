@@ -2,6 +2,13 @@ import type { FastifyRequest } from 'fastify';
 import { pickLanguage } from '../oauth/language.js';
 import { renderErrorPage } from './render.js';
 
+/** The same GET with `lang` switched, so the enrollee can read the error in the other language. */
+function otherLanguageUrl(url: string, current: 'en' | 'es'): string {
+  const parsed = new URL(url, 'http://local');
+  parsed.searchParams.set('lang', current === 'en' ? 'es' : 'en');
+  return `${parsed.pathname}${parsed.search}`;
+}
+
 /** Renders the error page for the HTTP kernel, in the language the request asks for. */
 export function renderErrorForRequest(
   request: FastifyRequest,
@@ -21,5 +28,6 @@ export function renderErrorForRequest(
     Number(data.status ?? 400),
     String(data.title ?? ''),
     String(data.message ?? ''),
+    request.method === 'GET' ? otherLanguageUrl(request.url, lang) : undefined,
   );
 }

@@ -28,7 +28,6 @@ const en = {
   privacyPolicy: 'Privacy Policy',
   and: 'and',
   terms: 'Terms and Conditions',
-  stopSharing: 'To stop sharing your information with {app}, visit the connected apps page of your account.',
   connect: 'Connect',
   cancel: 'Cancel',
   switchLanguage: 'Cambiar a español',
@@ -51,6 +50,18 @@ const en = {
   durationHours: '{hours} hours',
   durationResearch: 'Research',
   revoked: 'Access for {app} was revoked.',
+  connectedAppsLink: 'connected apps page',
+  stopSharing: 'To stop sharing your information with {app}, visit the {link} of your account.',
+  signOut: 'Sign out',
+  signedOutTitle: 'You are signed out',
+  signedOut:
+    'You are signed out of openenroll on this browser. Apps you connected keep their access until you revoke it.',
+  signInAgain: 'Sign in again',
+  appIdFailed: 'The app did not say who it is (no client_id).',
+  appNotFound: 'No app is registered with this client_id.',
+  appInactive: 'This application, {app}, is temporarily inactive.',
+  redirectMissing: 'The app did not give its redirect URI.',
+  redirectMismatch: 'The redirect URI does not match the ones registered for the app.',
 };
 
 type Catalogue = typeof en;
@@ -83,8 +94,6 @@ const es: Catalogue = {
   privacyPolicy: 'Política de Privacidad',
   and: 'y',
   terms: 'Términos y Condiciones',
-  stopSharing:
-    'Para dejar de compartir su información con {app}, visite la página de aplicaciones conectadas de su cuenta.',
   connect: 'Conectar',
   cancel: 'Cancelar',
   switchLanguage: 'Change to English',
@@ -107,6 +116,18 @@ const es: Catalogue = {
   durationHours: '{hours} horas',
   durationResearch: 'Investigación',
   revoked: 'Se revocó el acceso de {app}.',
+  connectedAppsLink: 'página de aplicaciones conectadas',
+  stopSharing: 'Para dejar de compartir su información con {app}, visite la {link} de su cuenta.',
+  signOut: 'Cerrar sesión',
+  signedOutTitle: 'Cerró su sesión',
+  signedOut:
+    'Cerró su sesión de openenroll en este navegador. Las aplicaciones que conectó conservan su acceso hasta que lo revoque.',
+  signInAgain: 'Iniciar sesión de nuevo',
+  appIdFailed: 'La aplicación no indicó quién es (falta client_id).',
+  appNotFound: 'No hay ninguna aplicación registrada con este client_id.',
+  appInactive: 'La aplicación {app} está inactiva temporalmente.',
+  redirectMissing: 'La aplicación no indicó su URI de redirección.',
+  redirectMismatch: 'La URI de redirección no coincide con las registradas para la aplicación.',
 };
 
 const catalogues: Record<Language, Catalogue> = { en, es };

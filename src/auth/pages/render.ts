@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import type { Language } from '../oauth/language.js';
-import { isMessageKey, translator } from './i18n.js';
+import { isMessageKey, translator, type MessageKey } from './i18n.js';
 
 const views = fileURLToPath(new URL('./templates', import.meta.url));
 const eta = new Eta({ views, cache: true, autoEscape: true });
@@ -17,13 +17,44 @@ export function renderPage(template: string, lang: Language, data: PageData): st
   return eta.render(`./${template}`, { ...data, lang, t: translator(lang) });
 }
 
+/**
+ * The anchor's English texts of the authorize checks (research §1.2) that an enrollee can meet on a page,
+ * and their catalogue entries: English pages keep the anchor's words, other languages get the translation.
+ */
+const PROTOCOL_TEXTS: [RegExp, MessageKey][] = [
+  [/^App id failed$/, 'appIdFailed'],
+  [/^Application does not exist \(client_id\)$/, 'appNotFound'],
+  [/^This application, (?<app>.+), is temporarily inactive\./, 'appInactive'],
+  [/^Missing redirect URI\.$/, 'redirectMissing'],
+  [/^Mismatching redirect URI\.$/, 'redirectMismatch'],
+];
+
+/** `message` as the page shows it: a catalogue key translated, a known protocol text translated off English. */
+function pageMessage(lang: Language, message: string): string {
+  const t = translator(lang);
+  if (isMessageKey(message)) return t(message);
+  if (lang === 'en') return message;
+  for (const [pattern, key] of PROTOCOL_TEXTS) {
+    const match = pattern.exec(message);
+    if (match) return t(key, { ...match.groups });
+  }
+  return message;
+}
+
 /** The error page: `message` may be a catalogue key (translated) or literal text from the protocol. */
-export function renderErrorPage(lang: Language, status: number, heading: string, message: string): string {
+export function renderErrorPage(
+  lang: Language,
+  status: number,
+  heading: string,
+  message: string,
+  switchUrl?: string,
+): string {
   const t = translator(lang);
   return renderPage('error', lang, {
     title: t('errorTitle'),
+    switchUrl,
     status,
     heading,
-    message: isMessageKey(message) ? t(message) : message,
+    message: pageMessage(lang, message),
   });
 }

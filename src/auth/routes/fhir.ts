@@ -153,6 +153,8 @@ const documentOnly = () => () => true;
 export function registerFhirRoutes(app: App, deps: AuthDeps): void {
   const config = { errorShape: 'detail' as const };
   const onRequest = refuseOtherFormats;
+  // The Bearer scheme of the OpenAPI document (shared/openapi.ts): Swagger UI's "Authorize" sends it.
+  const security = [{ bearer: [] }];
   app.get(
     '/v2/fhir/metadata',
     { config, onRequest, schema: { tags: ['data'], summary: 'CapabilityStatement' } },
@@ -167,6 +169,7 @@ export function registerFhirRoutes(app: App, deps: AuthDeps): void {
         validatorCompiler: documentOnly,
         schema: {
           tags: ['data'],
+          security,
           summary: `Search ${type} of the token's patient`,
           querystring: searchQuery(type),
         },
@@ -179,7 +182,12 @@ export function registerFhirRoutes(app: App, deps: AuthDeps): void {
         config,
         onRequest,
         validatorCompiler: documentOnly,
-        schema: { tags: ['data'], summary: `Read one ${type} of the token's patient`, ...ReadParams },
+        schema: {
+          tags: ['data'],
+          security,
+          summary: `Read one ${type} of the token's patient`,
+          ...ReadParams,
+        },
       },
       (request, reply) => read(deps, request, reply, type, (request.params as { id: string }).id),
     );
@@ -193,6 +201,7 @@ export function registerFhirRoutes(app: App, deps: AuthDeps): void {
         validatorCompiler: documentOnly,
         schema: {
           tags: ['data'],
+          security,
           summary:
             `Read one ${type} the claims refer to (in no patient's compartment: readable with ` +
             'patient/ExplanationOfBenefit or patient/Coverage read scope, else 403)',

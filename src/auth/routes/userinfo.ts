@@ -13,7 +13,11 @@ export function registerUserinfoRoute(app: App, deps: AuthDeps): void {
     method: 'GET',
     url: '/v2/connect/userinfo',
     config: { errorShape: 'detail' },
-    schema: { tags: ['data'], summary: "The token's enrollee (needs the profile scope)" },
+    schema: {
+      tags: ['data'],
+      security: [{ bearer: [] }],
+      summary: "The token's enrollee (needs the profile scope)",
+    },
     handler: async (request, reply) => {
       const query = request.query as Record<string, unknown>;
       const context = await authenticateBearer(deps, request.headers.authorization, 'access_token' in query);

@@ -33,6 +33,8 @@ export interface RowsMessage {
   years: number[];
   /** Refused rows: line and reason. */
   rejects: [number, string][];
+  /** Rows accepted that wrote nothing of their own (repeats, rows the format leaves out or totals later). */
+  skipped: number;
   /** Writes: table, its columns, and the rows' values one after another in that order. */
   tables: [PlanDataTable, string[], unknown[]][];
 }
@@ -179,6 +181,7 @@ async function readFile(
       batch.rejects.push([line, outcome.reason]);
     } else {
       if (!batch.years.includes(outcome.year)) batch.years.push(outcome.year);
+      if (outcome.writes.length === 0) batch.skipped += 1;
       batch.add(outcome.writes);
     }
     if (batch.read >= ROWS_PER_BATCH) await flush();
@@ -199,6 +202,7 @@ function valuesAppender(columns: string[]): (row: object, out: unknown[]) => voi
 
 class Batch {
   read = 0;
+  skipped = 0;
   years: number[] = [];
   rejects: [number, string][] = [];
   #tables = new Map<
@@ -225,7 +229,8 @@ class Batch {
         elideRepeats(values, columns.length),
       ],
     );
-    return { type: 'rows', read: this.read, bytes, years: this.years, rejects: this.rejects, tables };
+    const { read, years, rejects, skipped } = this;
+    return { type: 'rows', read, bytes, years, rejects, skipped, tables };
   }
 }
 

@@ -57,6 +57,7 @@ export async function runIngest(
                 continue;
               }
               summary.read += message.read;
+              summary.skipped += message.skipped;
               progress.advance(message.bytes);
               for (const [line, reason] of message.rejects) reject(file, line, reason);
               for (const year of message.years) await writer.startYear(year);
@@ -82,6 +83,7 @@ export async function runIngest(
                 continue;
               }
               await writer.startYear(outcome.year);
+              if (outcome.writes.length === 0) summary.skipped += 1;
               for (const w of outcome.writes) await writer.add(w);
             }
           }

@@ -8,7 +8,7 @@ import { parseIdList, PLAN_IDS, type IdList } from './id-lists.js';
 import { refuseInvalidInput } from './invalid-input.js';
 import { YearQuery } from './input-schemas.js';
 import { yearOrCurrent } from './market-year.js';
-import { nextAndPrev, Paging, PagingLinks } from './paging.js';
+import { nextAndPrev, PAGE, Paging, PagingLinks } from './paging.js';
 import { errorResponses } from './schemas.js';
 import { drugCoverageJson } from '../drugs/coverage.js';
 import { coverageVersion } from './coverage-version.js';
@@ -67,7 +67,8 @@ export function registerDrugRoutes(api: App, deps: PlansDeps): void {
     },
     async (request) => {
       refuseInvalidInput(request, 'drugs search', { q: 'q: a drug name is required' });
-      const { q, limit, offset } = request.query;
+      // The defaults are filled in by validation (paging.ts).
+      const { q, limit = PAGE.default, offset = 0 } = request.query;
       usesData(request, ['rxnorm']);
       const found = await deps.drugs.search(q, limit + 1, offset);
       return {

@@ -10,13 +10,22 @@ import { REQUIRED_CONTRIBUTION } from '../tables/tax-credit.js';
 import { EstimateRequest, HOUSEHOLD_FIXES, IchraRequest } from './household-input.js';
 import { YearQuery } from './input-schemas.js';
 import { refuseInvalidInput } from './invalid-input.js';
+
+import { creditWithoutBenchmark, missingRates } from './data-notes.js';
 import { marketContext, pricedContext, type MarketContext } from './priced.js';
 import { errorResponses } from './schemas.js';
 
 const NO_CSR = 'Exchange variant (no CSR)';
 
 const Eligibility = Type.Object({
-  aptc: Type.Number({ description: 'monthly advance premium tax credit of the household, $, unrounded' }),
+  aptc: Type.Union([Type.Number(), Type.Null()], {
+    description:
+      'monthly advance premium tax credit of the household, $, unrounded; null when it cannot be computed ' +
+      '(no rates loaded for the place: no SLCSP benchmark), with `aptc_unavailable` saying why',
+  }),
+  aptc_unavailable: Type.Optional(
+    Type.String({ description: 'our addition: why `aptc` is null; the other fields are still estimated' }),
+  ),
   csr: Type.String({ description: 'CSR the person is eligible for, or "Exchange variant (no CSR)"' }),
   is_medicaid_chip: Type.Boolean(),
   in_coverage_gap: Type.Boolean(),
@@ -26,7 +35,11 @@ const Eligibility = Type.Object({
 const LowestCostPlan = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  premium: Type.Number({ description: 'monthly $, see the endpoint for which premium' }),
+  premium: Type.Number({
+    description:
+      'monthly $: /households/slcsp gives the EHB premium (plan search `ehb_premium`), /households/lcsp ' +
+      'and /households/lcbp the full premium (plan search `premium`)',
+  }),
   metal_level: Type.String(),
 });
 
@@ -91,7 +104,9 @@ export function registerHouseholdPlanRoutes(api: App, deps: PlansDeps): void {
           '`in_coverage_gap` below 100 % FPL in a state that did not expand Medicaid; ' +
           '`hardship_exemption` = in the coverage gap (the affordability exemption is not computed). ' +
           '1015 without Medicaid/CHIP limits for the state and year; 1016 when no silver plan has a rate ' +
-          'for the APTC-eligible members.',
+          'for the APTC-eligible members. When no plan at the place has any rate (no Rate PUF loaded for ' +
+          'the year), the Medicaid/CHIP screen and the CSR level are still given, with `aptc` null and ' +
+          '`aptc_unavailable` saying why.',
         querystring: YearQuery,
         body: EstimateRequest,
         response: { 200: Type.Object({ estimates: Type.Array(Eligibility) }), ...errorResponses },
@@ -110,16 +125,18 @@ export function registerHouseholdPlanRoutes(api: App, deps: PlansDeps): void {
       const context = await pricedContext(deps, request, body);
       needPeople(context.household, 'eligibility estimates');
       const { eligibility } = context;
-      if (
-        !eligibility.aptc.eligible &&
-        eligibility.aptc.reason === 'no-benchmark' &&
-        eligibility.people.some((p) => p.aptcEligible)
-      ) {
-        tooFewPlans(context, 'silver');
-      }
+      // Without any rate at the place the Medicaid/CHIP screen and the CSR level (which need no premium)
+      // are still answered; only the credit is not (no benchmark). A place with rates but no silver plan
+      // for the members is CMS's 1016.
+      const noRates = missingRates(context.market, await deps.samples.datasets());
+      const creditUnknown = creditWithoutBenchmark(eligibility);
+      if (creditUnknown && !noRates) tooFewPlans(context, 'silver');
+      const unavailable = noRates && `no SLCSP benchmark: ${noRates}`;
       return {
         estimates: eligibility.people.map((person) => ({
-          aptc: person.aptcEligible ? eligibility.aptc.aptcExact / 100 : 0,
+          ...(creditUnknown && person.aptcEligible
+            ? { aptc: null, aptc_unavailable: unavailable || 'no SLCSP benchmark' }
+            : { aptc: person.aptcEligible ? eligibility.aptc.aptcExact / 100 : 0 }),
           csr: person.aptcEligible ? (eligibility.csr ?? NO_CSR) : NO_CSR,
           is_medicaid_chip: person.isMedicaidChip,
           in_coverage_gap: person.inCoverageGap,
@@ -170,7 +187,8 @@ export function registerHouseholdPlanRoutes(api: App, deps: PlansDeps): void {
     '/households/slcsp',
     'The second-lowest-cost silver plan (the tax-credit benchmark) for a household',
     '`premium` is the benchmark amount: the EHB portion of the plan’s premium for the people given, ' +
-      'tobacco ignored (26 CFR 1.36B-3(f)); equal premiums count once.',
+      'tobacco ignored (26 CFR 1.36B-3(f)); equal premiums count once. It is the plan’s `ehb_premium` in ' +
+      'plan search (for a household without tobacco users), not its full `premium`.',
     // The coverage family: people with other minimum essential coverage are not in it (36B(c)(2)(B)).
     (c) => benchmarkPlan(c.market.plans, c.year, c.household, enrolling(c)),
     'silver',
@@ -178,14 +196,16 @@ export function registerHouseholdPlanRoutes(api: App, deps: PlansDeps): void {
   lowestCost(
     '/households/lcsp',
     'The lowest-cost silver plan for a household',
-    '`premium` is the plan’s full monthly premium for the people given (tobacco rates for users).',
+    '`premium` is the plan’s full monthly premium for the people given (tobacco rates for users): the ' +
+      'plan’s `premium` in plan search, not its EHB portion (`ehb_premium`, what /households/slcsp gives).',
     (c) => lowestByPremium(c, 'Silver', enrolling(c)),
     'silver',
   );
   lowestCost(
     '/households/lcbp',
     'The lowest-cost bronze plan for a household',
-    '`premium` is the plan’s full monthly premium for the people given (tobacco rates for users).',
+    '`premium` is the plan’s full monthly premium for the people given (tobacco rates for users): the ' +
+      'plan’s `premium` in plan search, not its EHB portion (`ehb_premium`, what /households/slcsp gives).',
     (c) => lowestByPremium(c, 'Bronze', enrolling(c)),
     'bronze',
   );

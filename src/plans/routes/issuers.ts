@@ -41,8 +41,10 @@ export function registerIssuerRoutes(api: App, deps: PlansDeps): void {
         querystring: Type.Object({
           year: YearQuery.properties.year,
           state: Type.Optional(StateCode),
-          limit: Type.Integer({ minimum: 1, maximum: ISSUER_PAGE.max, default: ISSUER_PAGE.default }),
-          offset: Type.Integer({ minimum: 0, maximum: ISSUER_PAGE.maxOffset, default: 0 }),
+          limit: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: ISSUER_PAGE.max, default: ISSUER_PAGE.default }),
+          ),
+          offset: Type.Optional(Type.Integer({ minimum: 0, maximum: ISSUER_PAGE.maxOffset, default: 0 })),
         }),
         response: {
           200: Type.Object({
@@ -59,7 +61,8 @@ export function registerIssuerRoutes(api: App, deps: PlansDeps): void {
         limit: `limit: must be an integer from 1 to ${ISSUER_PAGE.max}`,
         offset: `offset: must be an integer from 0 to ${ISSUER_PAGE.maxOffset}`,
       });
-      const { state, limit, offset } = request.query;
+      // The defaults are filled in by validation.
+      const { state, limit = ISSUER_PAGE.default, offset = 0 } = request.query;
       if (state !== undefined && !findState(state))
         throw invalidInput('issuers', `state: ${state} is not a state`);
       const year = await yearOrCurrent(deps, request.query.year);

@@ -4,9 +4,15 @@ import { Type } from 'typebox';
 /** Pages of the search endpoints that answer `next` / `prev` URLs (CMS document: drugs and providers). */
 export const PAGE = { default: 10, max: 100, maxOffset: 10_000 } as const;
 
+// Optional with a default: validation fills the default in (Ajv `useDefaults`), and the OpenAPI document
+// does not list a parameter with a default as required.
 export const Paging = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: PAGE.max, default: PAGE.default, description: 'page size' }),
-  offset: Type.Integer({ minimum: 0, maximum: PAGE.maxOffset, default: 0, description: 'results to skip' }),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: PAGE.max, default: PAGE.default, description: 'page size' }),
+  ),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: PAGE.maxOffset, default: 0, description: 'results to skip' }),
+  ),
 });
 
 export const PagingLinks = Type.Object({

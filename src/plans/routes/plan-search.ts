@@ -29,6 +29,8 @@ import {
 import { PlanId, YearQuery } from './input-schemas.js';
 import { refuseInvalidInput } from './invalid-input.js';
 import { PricedPlan as PricedPlanShape, RateArea, SearchPlan } from './plan-shape.js';
+import { DataNotesShape, answerNotes, type DataNotes } from './data-notes.js';
+
 import { pricedContext, type PricedContext } from './priced.js';
 import { errorResponses } from './schemas.js';
 import { coverageVersion } from './coverage-version.js';
@@ -45,6 +47,12 @@ const PRICING_RULES =
   '`premium_w_credit` is never negative. 1015 without Medicaid/CHIP limits for the state and year, 1017 ' +
   'without a rating area, 1003 for a state that runs its own exchange.';
 
+const Range = (what: string) =>
+  Type.Object(
+    { min: Type.Union([Type.Number(), Type.Null()]), max: Type.Union([Type.Number(), Type.Null()]) },
+    { description: `${what}; min and max are null when no plan of the result has one` },
+  );
+
 const SearchResponse = Type.Object({
   plans: Type.Array(SearchPlan),
   total: Type.Integer({ description: 'plans matching, before paging' }),
@@ -55,17 +63,28 @@ const SearchResponse = Type.Object({
     }),
   ),
   ranges: Type.Object({
-    premiums: Type.Object({ min: Type.Number(), max: Type.Number() }),
-    deductibles: Type.Object({ min: Type.Number(), max: Type.Number() }),
+    premiums: Range('monthly premium after credit (`premium_w_credit`), $'),
+    deductibles: Range('individual in-network deductible of the variant shown, $'),
   }),
   rate_area: RateArea,
+  data_notes: Type.Optional(DataNotesShape),
 });
 
 const Stat = Type.Object({
   metal_level: Type.String(),
   total: Type.Integer(),
   simple_choice: Type.Integer(),
-  premiums: Type.Object({ min: Type.Number(), max: Type.Number(), mean: Type.Number() }),
+  premiums: Type.Object(
+    {
+      min: Type.Union([Type.Number(), Type.Null()]),
+      max: Type.Union([Type.Number(), Type.Null()]),
+      mean: Type.Union([Type.Number(), Type.Null()]),
+    },
+    { description: 'after credit, $; null when no plan of the metal has a premium for the household' },
+  ),
+  premium_unavailable: Type.Optional(
+    Type.String({ description: 'our addition: why `premiums` is null (e.g. no Rate PUF loaded)' }),
+  ),
   oopc: Type.Object({ min: Type.Number(), max: Type.Number(), mean: Type.Number() }),
   quality_ratings: Type.Object({
     five_star_rating: Type.Integer(),
@@ -143,14 +162,23 @@ function facetsJson(context: PricedContext, body: PlanSearchInput, rows: SearchR
   return facetCache(context.market, key, () => JSON.stringify(facetGroups(rows)));
 }
 
-/** The answer after its plans, as JSON text: `total`, `facet_groups` (kept as text), `ranges`, `rate_area`. */
-function searchRest(context: PricedContext, body: PlanSearchInput, rows: SearchRow[]): string {
+/**
+ * The answer after its plans, as JSON text: `total`, `facet_groups` (kept as text), `ranges`, `rate_area`,
+ * and `data_notes` when the data could not tell something.
+ */
+function searchRest(
+  context: PricedContext,
+  body: PlanSearchInput,
+  rows: SearchRow[],
+  notes: DataNotes | undefined,
+): string {
   const { premiums, deductibles } = ranges(rows);
   return (
     `{"total":${rows.length},"facet_groups":${facetsJson(context, body, rows)}` +
     `,"ranges":{"premiums":{"min":${premiums.min},"max":${premiums.max}}` +
     `,"deductibles":{"min":${deductibles.min},"max":${deductibles.max}}}` +
-    `,"rate_area":${JSON.stringify(rateArea(context))}}`
+    `,"rate_area":${JSON.stringify(rateArea(context))}` +
+    (notes ? `,"data_notes":${JSON.stringify(notes)}}` : '}')
   );
 }
 
@@ -177,7 +205,10 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
           'every matching plan; `offset` and `limit` (1–100, 10 by default) page them. Each plan shows the ' +
           'CSR variant the household sees, the top benefits and in-network deductibles and MOOPs. ' +
           'Catastrophic plans are shown when every member is under 30 or in the coverage gap, or by ' +
-          '`catastrophic_override`. Without a household the plans are listed unpriced. ' +
+          '`catastrophic_override`. Without a household the plans are listed unpriced. `data_notes` (our ' +
+          'addition) says once for the answer what the loaded data could not tell: no plan at the place, ' +
+          'no premiums (no Rate PUF for the year: ranges null, no tax credit), no benefits (no Benefits ' +
+          'PUF for the year). ' +
           PRICING_RULES,
         querystring: YearQuery,
         body: PlanSearchRequest,
@@ -199,7 +230,12 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
         // The premium fields close the plan's object: the coverage blocks go just before its brace.
         return extra ? { ...json, premiums: `${json.premiums.slice(0, -1)}${extra}}` } : json;
       });
-      const rest = searchRest(context, body, rows);
+      const notes = await answerNotes(
+        deps,
+        context,
+        rows.some((r) => r.premiumWithCredit !== null),
+      );
+      const rest = searchRest(context, body, rows, notes);
       // Already UTF-8 JSON: fastify sends a Buffer as it is (render.ts says how it is assembled).
       const answer = searchAnswer(page, rest);
       // The search's own time, from the validated request to the answer's bytes (the app's total follows).
@@ -219,7 +255,8 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
         summary: 'Per metal level: how many plans match a search, premium range and mean, quality ratings',
         description:
           'The same request as POST /plans/search; one entry per metal level of the matching plans. ' +
-          '`premiums` are after credit over the plans with a premium for the household (0 when none); ' +
+          '`premiums` are after credit over the plans with a premium for the household (null when none, ' +
+          'with `premium_unavailable` saying why); ' +
           '`oopc` is not computed (-1); `simple_choice` is 0 (no loaded file marks such plans).',
         querystring: YearQuery,
         body: PlanSearchRequest,
@@ -236,6 +273,13 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
         byMetal.set(metal, [...(byMetal.get(metal) ?? []), row]);
       }
       const stars = (list: SearchRow[], n: number) => list.filter((r) => r.plan.qualityRating === n).length;
+      const unavailable = (
+        await answerNotes(
+          deps,
+          context,
+          rows.some((r) => r.premiumWithCredit !== null),
+        )
+      )?.premiums;
       return [...byMetal].map(([metal, list]) => {
         const premiums = list.flatMap((r) =>
           r.premiumWithCredit === null ? [] : [pricedPlanOf(r).premiumWithCredit],
@@ -247,12 +291,18 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
           simple_choice: 0,
           premiums:
             premiums.length === 0
-              ? { min: 0, max: 0, mean: 0 }
+              ? { min: null, max: null, mean: null }
               : {
                   min: centsToDollars(Math.min(...premiums)),
                   max: centsToDollars(Math.max(...premiums)),
                   mean: centsToDollars(Math.round(sum / premiums.length)),
                 },
+          ...(premiums.length === 0
+            ? {
+                premium_unavailable:
+                  unavailable ?? 'no plan of this metal level has a premium for the household',
+              }
+            : {}),
           oopc: { min: -1, max: -1, mean: -1 },
           quality_ratings: {
             five_star_rating: stars(list, 5),
@@ -281,7 +331,10 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
           PRICING_RULES,
         querystring: YearQuery,
         body: PlansRequest,
-        response: { 200: Type.Object({ plans: Type.Array(PricedPlanShape) }), ...errorResponses },
+        response: {
+          200: Type.Object({ plans: Type.Array(PricedPlanShape), data_notes: Type.Optional(DataNotesShape) }),
+          ...errorResponses,
+        },
       },
     },
     async (request) => {
@@ -307,7 +360,15 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
         body.csr_override as CsrOverride | undefined,
       );
       const coverage = await coverageOf(deps, context, body);
-      return { plans: priced.map((p) => ({ ...pricedPlanObject(p), ...coverage?.blocks.get(p.plan.id) })) };
+      const notes = await answerNotes(
+        deps,
+        context,
+        priced.some((p) => p.premium.available),
+      );
+      return {
+        plans: priced.map((p) => ({ ...pricedPlanObject(p), ...coverage?.blocks.get(p.plan.id) })),
+        ...(notes ? { data_notes: notes } : {}),
+      };
     },
   );
 
@@ -327,7 +388,11 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
         querystring: YearQuery,
         body: PlanRequest,
         response: {
-          200: Type.Object({ plan: PricedPlanShape, rate_area: RateArea }),
+          200: Type.Object({
+            plan: PricedPlanShape,
+            rate_area: RateArea,
+            data_notes: Type.Optional(DataNotesShape),
+          }),
           ...errorResponses,
         },
       },
@@ -354,9 +419,11 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
         body.csr_override as CsrOverride | undefined,
       );
       const coverage = await coverageOf(deps, context, body);
+      const notes = await answerNotes(deps, context, priced!.premium.available);
       return {
         plan: { ...pricedPlanObject(priced!), ...coverage?.blocks.get(plan.id) },
         rate_area: rateArea(context),
+        ...(notes ? { data_notes: notes } : {}),
       };
     },
   );

@@ -93,17 +93,27 @@ export const Plan = Type.Object({
   ),
 });
 
-const Dollars = Type.Union([Type.Number(), Type.Null()], {
-  description: 'monthly US dollars, two decimals; null when the plan has no rate for the household',
-});
+const money = (what: string) =>
+  Type.Union([Type.Number(), Type.Null()], {
+    description: `${what}. Monthly US dollars, two decimals; null when the plan has no rate for the household`,
+  });
 
 /** The household's premium fields of a priced plan (search/render.ts `premiumFields`). */
 export const PremiumFields = {
-  premium: Dollars,
-  premium_w_credit: Dollars,
-  ehb_premium: Dollars,
-  pediatric_ehb_premium: Dollars,
-  aptc_eligible_premium: Dollars,
+  premium: money(
+    'the full monthly premium of the members who enrol (tobacco rates for users): the figure ' +
+      'POST /households/lcsp and /households/lcbp return for their plan',
+  ),
+  premium_w_credit: money('`premium` minus the credit applied to this plan, never below 0'),
+  ehb_premium: money(
+    'the essential-health-benefits portion of `premium` (× the plan’s EHB percent of total premium): ' +
+      'for a household without tobacco users, the figure POST /households/slcsp returns for its plan ' +
+      '(the benchmark ignores tobacco)',
+  ),
+  pediatric_ehb_premium: money('pediatric dental EHB portion; null when the plan states none'),
+  aptc_eligible_premium: money(
+    'the EHB portion of the premium of the APTC-eligible members: the most the credit can cover',
+  ),
   premium_unavailable: Type.Optional(
     Type.String({ description: 'why the plan has no premium for this household (no rate is invented)' }),
   ),

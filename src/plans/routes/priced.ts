@@ -43,11 +43,15 @@ export async function marketContext(
   const queryYear = (request.query as { year?: number } | undefined)?.year;
   const year = await yearOrCurrent(deps, body.year ?? queryYear);
   usesData(request, PRICED_KINDS, year);
-  const { supported } = marketYears(await deps.samples.datasets());
+  const { supported, sampleOnly } = marketYears(await deps.samples.datasets());
   if (!supported.includes(year)) {
+    const years = supported.join(', ') || 'none';
     throw planError(
       1003,
-      `year: no plans are loaded for ${year} (market years: ${supported.join(', ') || 'none'})`,
+      sampleOnly.includes(year)
+        ? `year: ${year} has only the generated sample market, which is not served once real plans are ` +
+            `loaded (years with real plans: ${years}; GET /market-years)`
+        : `year: no plans are loaded for ${year} (market years: ${years})`,
       'invalid year',
     );
   }

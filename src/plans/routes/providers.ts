@@ -9,7 +9,7 @@ import { parseIdList, PLAN_IDS, type IdList } from './id-lists.js';
 import { refuseInvalidInput } from './invalid-input.js';
 import { YearQuery, ZipCode } from './input-schemas.js';
 import { yearOrCurrent } from './market-year.js';
-import { nextAndPrev, Paging, PagingLinks } from './paging.js';
+import { nextAndPrev, PAGE, Paging, PagingLinks } from './paging.js';
 import { NearbyProvider, Provider, ProviderCoverage } from './provider-shapes.js';
 import { errorResponses } from './schemas.js';
 
@@ -117,7 +117,8 @@ export function registerProviderRoutes(api: App, deps: PlansDeps): void {
     },
     async (request, reply) => {
       refuseInvalidInput(request, 'providers search', FIXES);
-      const { q, zipcode, specialty, limit, offset } = request.query;
+      // The defaults are filled in by validation (paging.ts).
+      const { q, zipcode, specialty, limit = PAGE.default, offset = 0 } = request.query;
       const types = providerTypes('providers search', request.query.type);
       const origin = await originOf(deps, 'providers search', zipcode, reply);
       const year = await yearOrCurrent(deps, request.query.year);

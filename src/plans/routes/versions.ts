@@ -50,6 +50,11 @@ export function registerVersionRoutes(api: App, deps: PlansDeps): void {
       schema: {
         tags: ['plan-api'],
         summary: 'Current and supported market years (years with plans loaded)',
+        description:
+          'The years plan search and the priced endpoints answer for. Real data outranks the generated ' +
+          'sample market: once real plans are loaded for any year, a year with only sample plans is not ' +
+          'listed (and a priced request for it is 1003 saying so); `current` is the latest year with real ' +
+          'plans, else the latest sample year.',
         response: {
           200: Type.Object({ current: Type.Integer(), supported: Type.Array(Type.Integer()) }),
           ...errorResponses,

@@ -256,9 +256,10 @@ export function ranges(rows: readonly SearchRow[]) {
     widen(premiums, row.premiumWithCredit);
     widen(deductibles, row.deductible);
   }
-  // No figure at all: 0 to 0.
-  const settled = (range: { min: number; max: number }) =>
-    range.min === Infinity ? { min: 0, max: 0 } : range;
+  // No figure at all (no plan, or none with a premium for the household): null to null, never 0 to 0,
+  // which would read as free plans.
+  const settled = (range: { min: number; max: number }): { min: number | null; max: number | null } =>
+    range.min === Infinity ? { min: null, max: null } : range;
   return { premiums: settled(premiums), deductibles: settled(deductibles) };
 }
 

@@ -1,0 +1,137 @@
+import { Type } from 'typebox';
+import type { PlansDeps } from '../deps.js';
+import type { HouseholdEligibility } from '../household/household.js';
+import type { MarketContext } from './priced.js';
+import type { CountyMarket } from '../market/county-market.js';
+import type { DatasetInfo } from '../store/datasets.js';
+import { PLAN_KINDS as KINDS } from '../market-years.js';
+import { SAMPLE_COUNTIES } from '../sample/geography.js';
+
+const PLAN_KINDS: readonly string[] = KINDS;
+
+/**
+ * `data_notes` of an answer (our addition to the CMS shape): what the loaded data could not tell, said once
+ * for the whole answer instead of leaving zeros or empty lists to be read as facts. Absent when nothing is
+ * missing.
+ */
+export interface DataNotes {
+  /** Why the answer has no plans at all: none of the year's loaded plans is sold at the place. */
+  plans?: string;
+  /** Why no plan of the answer has a premium, and that the tax credit was therefore not computed. */
+  premiums?: string;
+  /** Why every plan's `benefits` is empty. */
+  benefits?: string;
+}
+
+const loadedFor = (datasets: readonly DatasetInfo[], kind: string, year: number) =>
+  datasets.some((d) => d.kind === kind && d.year === year);
+
+/** True when the market has plans and none of them has a rate (no Rate PUF or landscape premium). */
+export function unratedMarket(market: CountyMarket): boolean {
+  return market.plans.length > 0 && market.plans.every((p) => p.rateSource === 'none');
+}
+
+/**
+ * Why the market's plans have no rates at all: no Rate PUF loaded for the year, or one loaded that has no
+ * rate for them in the place's rating area. Undefined when some plan has rates.
+ */
+export function missingRates(market: CountyMarket, datasets: readonly DatasetInfo[]): string | undefined {
+  if (!unratedMarket(market)) return undefined;
+  const { year, place, ratingArea } = market;
+  return loadedFor(datasets, 'rates', year)
+    ? `the Rate PUF loaded for ${year} has no rates for the plans sold in county ${place.countyfips} ` +
+        `(${place.state} rating area ${ratingArea})`
+    : `no Rate PUF is loaded for ${year} (openenroll ingest rates)`;
+}
+
+/**
+ * The notes of a priced answer. `anyPremium`: some plan of the answer has a premium for the household;
+ * `creditComputed`: the tax credit was worked out (or given by `aptc_override`).
+ */
+export function dataNotes(
+  market: CountyMarket,
+  datasets: readonly DatasetInfo[],
+  anyPremium: boolean,
+  creditComputed: boolean,
+): DataNotes | undefined {
+  const notes: DataNotes = {};
+  if (market.plans.length === 0) notes.plans = noPlansHere(market, datasets);
+  const rates = missingRates(market, datasets);
+  if (rates && !anyPremium) {
+    notes.premiums =
+      `No premiums: ${rates}, so every plan has null premiums (see premium_unavailable) and the ` +
+      `premium ranges are null` +
+      (creditComputed ? '.' : '; the premium tax credit (APTC) was not computed (no SLCSP benchmark).');
+  }
+  if (market.plans.length > 0 && !loadedFor(datasets, 'benefits', market.year)) {
+    notes.benefits =
+      `No Benefits and Cost Sharing PUF is loaded for ${market.year} (openenroll ingest benefits): ` +
+      'every plan lists no benefits; an empty list does not mean nothing is covered.';
+  }
+  return notes.plans || notes.premiums || notes.benefits ? notes : undefined;
+}
+
+/** Why a place has no plans: the year's plans are sold elsewhere, or the year has only the sample. */
+function noPlansHere(market: CountyMarket, datasets: readonly DatasetInfo[]): string {
+  const { year, place } = market;
+  const plans = datasets.filter((d) => d.year === year && PLAN_KINDS.includes(d.kind));
+  const where = `county ${place.countyfips} (${place.state}, ZIP ${place.zipcode})`;
+  if (plans.length > 0 && plans.every((d) => d.sample)) {
+    return (
+      `No plan of ${year} is sold in ${where}: ${year} has only the generated sample market, which ` +
+      `covers Texas counties ${SAMPLE_COUNTIES.map((c) => c.fips).join(', ')} (GET /market-years)`
+    );
+  }
+  return `No plan loaded for ${year} is sold in ${where} (the loaded files have none for this place).`;
+}
+
+/** `data_notes` in our OpenAPI document: an addition to the CMS shapes, present only when something is missing. */
+export const DataNotesShape = Type.Object(
+  {
+    plans: Type.Optional(
+      Type.String({
+        description:
+          'why the answer has no plans: none of the year’s loaded plans is sold at the place (or the year ' +
+          'has only the generated sample market)',
+      }),
+    ),
+    premiums: Type.Optional(
+      Type.String({
+        description:
+          'why no plan has a premium (no Rate PUF loaded for the year, or none for the rating area), so ' +
+          'the premium ranges are null and the tax credit was not computed',
+      }),
+    ),
+    benefits: Type.Optional(
+      Type.String({
+        description:
+          'why every plan lists no benefits (no Benefits and Cost Sharing PUF loaded for the year)',
+      }),
+    ),
+  },
+  {
+    description:
+      'Our addition to the CMS answer: what the loaded data could not tell, said once for the answer ' +
+      '(absent when nothing is missing).',
+  },
+);
+
+/** The tax credit was not worked out for want of a benchmark, though someone is eligible for it. */
+export function creditWithoutBenchmark(eligibility: HouseholdEligibility | undefined): boolean {
+  return (
+    eligibility !== undefined &&
+    !eligibility.aptc.eligible &&
+    eligibility.aptc.reason === 'no-benchmark' &&
+    eligibility.people.some((p) => p.aptcEligible)
+  );
+}
+
+/** The notes of a priced answer whose plans `anyPremium` (some plan has a premium for the household). */
+export async function answerNotes(
+  deps: PlansDeps,
+  context: MarketContext & { eligibility?: HouseholdEligibility },
+  anyPremium: boolean,
+): Promise<DataNotes | undefined> {
+  const datasets = await deps.samples.datasets();
+  return dataNotes(context.market, datasets, anyPremium, !creditWithoutBenchmark(context.eligibility));
+}
