@@ -177,7 +177,7 @@ const CORRECTIONS: { where: string; change: string; reason: string; apply(doc: D
     },
   },
   {
-    where: 'POST /plans/search 200, POST /plans 200, POST /plans/{plan_id} 200',
+    where: 'POST /plans/search 200, POST /plans 200, POST /plans/{plan_id} 200, GET /plans/{plan_id} 200',
     change: '`data_notes` added (premiums, benefits, plans: what the loaded data could not tell)',
     reason:
       'issue 17: an answer says once why its premiums, benefits or plans are missing (here: no Benefits ' +
@@ -191,6 +191,7 @@ const CORRECTIONS: { where: string; change: string; reason: string; apply(doc: D
       for (const path of ['/plans/search', '/plans', '/plans/{plan_id}']) {
         props(doc.paths[path]!.post!.responses['200']!.schema!).data_notes = notes;
       }
+      props(doc.paths['/plans/{plan_id}']!.get!.responses['200']!.schema!).data_notes = notes;
     },
   },
   {

@@ -164,6 +164,11 @@ describe('issue 17: a real county without rates (fixture market, no Rate PUF loa
       await post(api, '/plans', { place: PLACE, year: YEAR, household: FAMILY, plan_ids: [ID.silverCsr] }),
     );
     assert.match(plans.data_notes!.benefits!, /Benefits and Cost Sharing PUF/);
+    const details = await ok<{ plan: { benefits: unknown[] }; data_notes?: { benefits?: string } }>(
+      await api.get(`/plans/${ID.silverCsr}?year=${YEAR}`),
+    );
+    assert.deepEqual(details.plan.benefits, []);
+    assert.match(details.data_notes!.benefits!, /every plan lists no benefits/);
   });
 });
 
@@ -217,6 +222,8 @@ describe('issue 17: the priced fixture market (rates loaded)', () => {
     await api.loadFixture('benefits', api.csv('benefits.csv', [row]));
     const answer = await ok<SearchAnswer>(await search({ household: FAMILY }));
     assert.equal(answer.data_notes?.benefits, undefined);
+    const details = await ok<{ data_notes?: unknown }>(await api.get(`/plans/${ID.silverCsr}?year=${YEAR}`));
+    assert.equal(details.data_notes, undefined);
   });
 
   test('point 8: required query parameters are required in the OpenAPI document, as in behaviour', async () => {

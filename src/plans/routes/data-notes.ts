@@ -63,12 +63,17 @@ export function dataNotes(
       `premium ranges are null` +
       (creditComputed ? '.' : '; the premium tax credit (APTC) was not computed (no SLCSP benchmark).');
   }
-  if (market.plans.length > 0 && !loadedFor(datasets, 'benefits', market.year)) {
-    notes.benefits =
-      `No Benefits and Cost Sharing PUF is loaded for ${market.year} (openenroll ingest benefits): ` +
-      'every plan lists no benefits; an empty list does not mean nothing is covered.';
-  }
+  if (market.plans.length > 0) notes.benefits = missingBenefits(datasets, market.year);
   return notes.plans || notes.premiums || notes.benefits ? notes : undefined;
+}
+
+/** Why plans of `year` list no benefits (no Benefits and Cost Sharing PUF loaded); undefined when one is. */
+export function missingBenefits(datasets: readonly DatasetInfo[], year: number): string | undefined {
+  if (loadedFor(datasets, 'benefits', year)) return undefined;
+  return (
+    `No Benefits and Cost Sharing PUF is loaded for ${year} (openenroll ingest benefits): ` +
+    'every plan lists no benefits; an empty list does not mean nothing is covered.'
+  );
 }
 
 /** Why a place has no plans: the year's plans are sold elsewhere, or the year has only the sample. */

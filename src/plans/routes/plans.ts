@@ -6,6 +6,7 @@ import { usesData } from '../gateway/sample-data.js';
 import { refuseInvalidInput } from './invalid-input.js';
 import { PlanId, YearQuery } from './input-schemas.js';
 import { yearOrCurrent } from './market-year.js';
+import { DataNotesShape, missingBenefits } from './data-notes.js';
 import { Plan } from './plan-shape.js';
 import { errorResponses } from './schemas.js';
 
@@ -32,10 +33,14 @@ export function registerPlanRoutes(api: App, deps: PlansDeps): void {
           'No premium or tax credit: this endpoint has no household (POST /plans/{plan_id} prices one). ' +
           'Deductibles and MOOPs of every CSR variant, each tagged with its `csr`; `sbcs` of the standard ' +
           'variant; `quality_rating.available` false when the plan has no rating. `year` defaults to the ' +
-          'current market year. 1006 when the year has no such plan.',
+          'current market year. 1006 when the year has no such plan. `data_notes.benefits` (our addition) ' +
+          'says when no Benefits PUF is loaded for the year, so the empty `benefits` is not read as a fact.',
         params: Type.Object({ plan_id: PlanId }),
         querystring: YearQuery,
-        response: { 200: Type.Object({ plan: Plan }), ...errorResponses },
+        response: {
+          200: Type.Object({ plan: Plan, data_notes: Type.Optional(DataNotesShape) }),
+          ...errorResponses,
+        },
       },
     },
     async (request) => {
@@ -46,7 +51,8 @@ export function registerPlanRoutes(api: App, deps: PlansDeps): void {
       usesData(request, PLAN_DETAIL_KINDS, year);
       const plan = await deps.planDetails.findPlanDetails(year, request.params.plan_id);
       if (!plan) throw planError(1006, `no plan ${request.params.plan_id} in ${year}`);
-      return { plan };
+      const benefits = missingBenefits(await deps.samples.datasets(), year);
+      return benefits ? { plan, data_notes: { benefits } } : { plan };
     },
   );
 }
