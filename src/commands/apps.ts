@@ -29,7 +29,7 @@ function describe(app: App) {
   };
 }
 
-function collect(value: string, previous: string[]): string[] {
+function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
@@ -46,7 +46,7 @@ export function registerAppCommands(program: Command): void {
     .command('create')
     .description('register a confidential client; prints its client id and secret once')
     .requiredOption('--name <name>', 'application name shown to enrollees (unique)')
-    .requiredOption('--redirect-uri <uri>', 'registered callback; repeat for several', collect, [])
+    .requiredOption('--redirect-uri <uri>', 'registered callback; repeat for several', collect)
     .option('--access <type>', `access duration: ${DATA_ACCESS_TYPES.join('|')}`, 'THIRTEEN_MONTH')
     .requiredOption('--demographic <yes|no>', 'whether the app collects enrollee personal information')
     .option('--policy-uri <url>', 'privacy policy link shown on the consent page')

@@ -61,6 +61,10 @@ test('skipped or merged rows, and rows that fill several tables, are counted and
   const [first, skipped] = summaryLines(summary({ read: 3252, skipped: 4, stored: 3248 }));
   assert.equal(first, 'counties: read 3252 rows, wrote 3248 table rows for 2025, rejected 0');
   assert.match(skipped!, /^ {2}of the 3252 rows read: 3248 loaded, 0 rejected, 4 rows skipped or merged \(/);
+  // A kind that writes only when the file ends (networks, business rules): not "0 loaded".
+  assert.deepEqual(summaryLines(summary({ read: 937, skipped: 937, stored: 764 })).slice(1), [
+    '  the 937 accepted rows were gathered into the 764 table rows written at the end of the load (rows of one plan or issuer become one)',
+  ]);
   const several = summaryLines(summary({ read: 10, stored: 30 }));
   assert.equal(
     several[1],

@@ -70,7 +70,14 @@ export function summaryLines(summary: IngestSummary): string[] {
       `, rejected ${summary.rejectedCount}`,
   ];
   const loaded = summary.read - summary.rejectedCount - summary.skipped;
-  if (summary.skipped > 0) {
+  if (loaded === 0 && summary.skipped > 0 && summary.stored > 0) {
+    // Kinds such as networks and business rules write nothing per row: rows are gathered by plan or issuer
+    // and written when the file ends, so "0 loaded" would read as a failed load.
+    lines.push(
+      `  the ${plural(summary.skipped, 'accepted row was', 'accepted rows were')} gathered into the ` +
+        `${summary.stored} table rows written at the end of the load (rows of one plan or issuer become one)`,
+    );
+  } else if (summary.skipped > 0) {
     lines.push(
       `  of the ${summary.read} rows read: ${loaded} loaded, ${summary.rejectedCount} rejected, ` +
         `${plural(summary.skipped, 'row', 'rows')} skipped or merged (a repeat of an earlier row, a row ` +

@@ -157,6 +157,17 @@ describe('issue 17: a real county without rates (fixture market, no Rate PUF loa
     assert.equal(child!.aptc_unavailable, undefined);
   });
 
+  test("point 3: /households/slcsp without rates is CMS's 1016, saying that no Rate PUF is loaded", async () => {
+    const response = await post(api, '/households/slcsp', { place: PLACE, year: YEAR, household: FAMILY });
+    assert.equal(response.status, 404);
+    const body = (await response.json()) as { code: string; error: string };
+    assert.equal(body.code, '1016');
+    assert.match(
+      body.error,
+      /^no silver plan with rates for the household .*: no Rate PUF is loaded for 2026/,
+    );
+  });
+
   test('point 7: no Benefits PUF loaded → a note on the answer, as for premiums', async () => {
     const answer = await ok<SearchAnswer>(await search({ household: FAMILY }));
     assert.match(answer.data_notes!.benefits!, /No Benefits and Cost Sharing PUF is loaded for 2026/);

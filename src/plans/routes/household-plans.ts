@@ -49,11 +49,13 @@ function needPeople(household: SettledHousehold, what: string): void {
   }
 }
 
-function tooFewPlans(context: MarketContext, what: string): never {
+/** CMS's 1016, with the reason when it is that no rate at all is loaded for the place (`missingRates`). */
+function tooFewPlans(context: MarketContext, what: string, noRates?: string): never {
   throw planError(
     1016,
     `no ${what} plan with rates for the household in county ${context.market.place.countyfips} ` +
-      `(rating area ${context.market.ratingArea}) in ${context.year}`,
+      `(rating area ${context.market.ratingArea}) in ${context.year}` +
+      (noRates ? `: ${noRates}` : ''),
   );
 }
 
@@ -178,7 +180,7 @@ export function registerHouseholdPlanRoutes(api: App, deps: PlansDeps): void {
           );
         }
         const ranked = pick(context);
-        if (!ranked) tooFewPlans(context, metal);
+        if (!ranked) tooFewPlans(context, metal, missingRates(context.market, await deps.samples.datasets()));
         return lowestCostAnswer(ranked);
       },
     );
