@@ -3,8 +3,8 @@
  * EOBs, written as NDJSON for `openenroll fhir import`, and the request paths that load it.
  */
 import { writeFileSync } from 'node:fs';
-import { directoryResources, eobId, generateEnrollee, type FhirResource } from '../src/auth/fhir/generate.js';
-import type { EobType } from '../src/auth/fhir/validate.js';
+import { directoryResources, eobId, generateEnrollee, type FhirResource } from '../src/fhir/generate.js';
+import type { EobType } from '../src/fhir/validate.js';
 import { SANDBOX_SEED } from '../src/ingest/sandbox-claims.js';
 
 /** Sandbox enrollee 0 (BBUser00000) owns the data. */

@@ -19,6 +19,8 @@ import { createMetrics, type Metrics } from './ops/metrics.js';
 import { registerMetricsRoute } from './ops/metrics-routes.js';
 import { UnavailableError } from './shared/errors.js';
 import { registerAuthService } from './auth/app.js';
+import { authenticateBearer } from './auth/oauth/bearer.js';
+import { registerFhirService } from './fhir/routes/fhir.js';
 import type { AuthDeps } from './auth/oauth/deps.js';
 import { renderErrorForRequest } from './auth/pages/error-page.js';
 import { createAppStore } from './auth/store/apps.js';
@@ -28,7 +30,7 @@ import { createTokenStore } from './auth/store/tokens.js';
 import { createSigningKeyStore } from './auth/store/signing-keys.js';
 import { ID_TOKEN_TTL_SECONDS } from './auth/oauth/signing-keys.js';
 import { ensureSandboxEnrollees } from './auth/sandbox/enrollees.js';
-import { createFhirStore } from './auth/store/fhir.js';
+import { createFhirStore } from './fhir/store/resources.js';
 import { createConnectedAppStore } from './auth/store/connected-apps.js';
 import { ensureSandboxClaims } from './ingest/sandbox-claims.js';
 import { ensureSampleMarket } from './ingest/sample-market.js';
@@ -304,6 +306,13 @@ export async function buildService(
   });
   registerIndexRoute(app, config.publicUrl, { planApi: PLAN_API_PREFIX, priceLookup: PRICE_LOOKUP_PREFIX });
   registerAuthService(app, deps);
+  // The FHIR data service takes one thing from the authorization service: its Bearer check.
+  registerFhirService(app, {
+    fhir: deps.fhir,
+    publicUrl: deps.settings.publicUrl,
+    now: deps.now,
+    authenticate: (authorization, queryHasToken) => authenticateBearer(deps, authorization, queryHasToken),
+  });
   await registerPlansService(app, plans);
   await registerPriceLookupService(app, plans);
   await serveApiDocs(app, [

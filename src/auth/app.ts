@@ -6,7 +6,6 @@ import { registerConsentRoutes } from './routes/consent.js';
 import { allowCrossOriginReads } from './routes/cors.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerExpireRoute } from './routes/expire.js';
-import { registerFhirRoutes } from './routes/fhir.js';
 import { registerTokenManagementRoutes } from './routes/token-management.js';
 import { registerLoginRoutes } from './routes/login.js';
 import { registerRevokeRoutes } from './routes/revoke.js';
@@ -27,6 +26,5 @@ export function registerAuthService(app: App, deps: AuthDeps): void {
   registerRevokeRoutes(app, deps);
   if (deps.settings.sandbox) registerExpireRoute(app, deps);
   registerUserinfoRoute(app, deps);
-  registerFhirRoutes(app, deps);
   registerTokenManagementRoutes(app, deps);
 }

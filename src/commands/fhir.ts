@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ensureSandboxEnrollees } from '../auth/sandbox/enrollees.js';
 import { createEnrolleeStore } from '../auth/store/enrollees.js';
-import { createFhirStore } from '../auth/store/fhir.js';
+import { createFhirStore } from '../fhir/store/resources.js';
 import { FhirImportError, importFhir } from '../ingest/fhir.js';
 import { SANDBOX_SEED, writeSyntheticNdjson } from '../ingest/sandbox-claims.js';
 import { CommandError, withStorage } from './context.js';

@@ -8,9 +8,14 @@ import {
   validateResource,
   type ImportableResourceType,
   type ResourceFacts,
-} from '../auth/fhir/validate.js';
+} from '../fhir/validate.js';
 import type { EnrolleeStore } from '../auth/store/enrollees.js';
-import { NO_PATIENT, type FhirStore, type ImportWriter, type StoredResource } from '../auth/store/fhir.js';
+import {
+  NO_PATIENT,
+  type FhirStore,
+  type ImportWriter,
+  type StoredResource,
+} from '../fhir/store/resources.js';
 
 /** A rejected import: where (file and line, or Bundle entry) and why. */
 export class FhirImportError extends Error {

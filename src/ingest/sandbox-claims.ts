@@ -2,9 +2,9 @@ import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateEnrollees } from '../auth/fhir/generate.js';
+import { generateEnrollees } from '../fhir/generate.js';
 import type { EnrolleeStore } from '../auth/store/enrollees.js';
-import type { FhirStore } from '../auth/store/fhir.js';
+import type { FhirStore } from '../fhir/store/resources.js';
 import { importFhir, type FhirImportReport } from './fhir.js';
 
 /** The seed the zero-setup sandbox uses, so every fresh start serves the same sample claims. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { EOB_TYPE_SYSTEM, EOB_TYPES } from '../../src/auth/fhir/validate.js';
+import { EOB_TYPE_SYSTEM, EOB_TYPES } from '../../src/fhir/validate.js';
 import { carinValidator, skipWithoutCarinPackage, type CarinValidator } from '../helpers/carin-validator.js';
 import { createTestApp, startService, type RunningService } from '../helpers/service.js';
 import { issueTokens, type TokenBody } from '../helpers/token-calls.js';

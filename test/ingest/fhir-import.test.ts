@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ensureSandboxEnrollees } from '../../src/auth/sandbox/enrollees.js';
 import { createEnrolleeStore } from '../../src/auth/store/enrollees.js';
-import { NO_PATIENT, createFhirStore } from '../../src/auth/store/fhir.js';
+import { NO_PATIENT, createFhirStore } from '../../src/fhir/store/resources.js';
 import { FhirImportError, importFhir } from '../../src/ingest/fhir.js';
 import { migrate, type Storage } from '../../src/storage/connect.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/service.js';

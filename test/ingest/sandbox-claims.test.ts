@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startService, type RunningService } from '../helpers/service.js';
-import { NO_PATIENT, createFhirStore } from '../../src/auth/store/fhir.js';
+import { NO_PATIENT, createFhirStore } from '../../src/fhir/store/resources.js';
 
 let running: RunningService;
 before(async () => {

@@ -2,7 +2,7 @@ import type { Counters } from '../../shared/counters.js';
 import type { AppStore } from '../store/apps.js';
 import type { ConnectedAppStore } from '../store/connected-apps.js';
 import type { EnrolleeStore } from '../store/enrollees.js';
-import type { FhirStore } from '../store/fhir.js';
+import type { FhirStore } from '../../fhir/store/resources.js';
 import type { SessionStore } from '../store/sessions.js';
 import type { SigningKeyStore } from '../store/signing-keys.js';
 import type { TokenStore } from '../store/tokens.js';

@@ -1,35 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Enrollee, EnrolleeStore } from '../store/enrollees.js';
+import { sandboxIdentity } from '../../fhir/sandbox-identity.js';
 import { hashPassword } from '../oauth/login.js';
 
-const GIVEN = ['Jane', 'John', 'Maria', 'Jose', 'Linda', 'James', 'Ana', 'Robert', 'Rosa', 'Michael'];
-const FAMILY = [
-  'Doe',
-  'Smith',
-  'Garcia',
-  'Johnson',
-  'Martinez',
-  'Brown',
-  'Lopez',
-  'Davis',
-  'Hernandez',
-  'Wilson',
-];
-
-/**
- * Synthetic sandbox enrollee number `n`: username `BBUser00000`…, password `PW00000!`… (public by design,
- * like the anchor's sandbox), and a stable negative patient id in the anchor's synthetic range.
- */
-export function sandboxIdentity(n: number) {
-  const digits = String(n).padStart(5, '0');
-  return {
-    username: `BBUser${digits}`,
-    password: `PW${digits}!`,
-    patientId: `-${19990000000001 + n}`,
-    givenName: GIVEN[n % GIVEN.length]!,
-    familyName: FAMILY[Math.floor(n / GIVEN.length) % FAMILY.length]!,
-  };
-}
+export { sandboxIdentity } from '../../fhir/sandbox-identity.js';
 
 /** Builds `count` sandbox enrollees starting at number `from`; passwords hashed in parallel. */
 export async function buildSandboxEnrollees(from: number, count: number): Promise<Enrollee[]> {

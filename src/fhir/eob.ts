@@ -4,7 +4,7 @@
  * payment status), then the family's own part (eob-lines.ts). Pure: every draw comes from the enrollee's
  * stream.
  */
-import type { Random } from '../../shared/random.js';
+import type { Random } from '../shared/random.js';
 import { CARIN_SYSTEMS, type C4bbProfileName } from './carin.js';
 import {
   CMS_ORGANIZATION_ID,

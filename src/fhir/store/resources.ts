@@ -134,7 +134,7 @@ export type FhirStore = ReturnType<typeof createFhirStore>;
 
 /**
  * Rows whose column value `v` has `from <= v < to` (an absent bound is open), or with `outside` the rows
- * with `v < from || v >= to`. Every FHIR search prefix comes down to one of these (auth/fhir/date-search.ts).
+ * with `v < from || v >= to`. Every FHIR search prefix comes down to one of these (fhir/date-search.ts).
  */
 export interface ColumnInterval<T> {
   from?: T;

@@ -6,7 +6,7 @@
  * generator's seed, so it is the same for every enrollee and every seed (the import upserts it in place).
  * Pure: built once from a fixed stream.
  */
-import { Random } from '../../shared/random.js';
+import { Random } from '../shared/random.js';
 import { CARIN_SYSTEMS, profileCanonical, type C4bbProfileName } from './carin.js';
 import { PLACES, PROVIDER_NAMES, SYSTEMS } from './sample-codes.js';
 

@@ -5,7 +5,7 @@
  * bill, admission period, discharge status; amounts on the lines, statuses on the header) and
  * Professional-NonClinician (place of service and payment status on every line).
  */
-import type { Random } from '../../shared/random.js';
+import type { Random } from '../shared/random.js';
 import { CARIN_SYSTEMS } from './carin.js';
 import {
   ADMISSION_TYPE,

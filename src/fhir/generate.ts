@@ -8,8 +8,8 @@
  * Pure: no I/O, no clock, no Math.random; the same (n, seed) always gives the same JSON.
  * Every resource carries the `synthetic` tag and no `meta.lastUpdated` (the importer sets it).
  */
-import { Random } from '../../shared/random.js';
-import { sandboxIdentity } from '../sandbox/enrollees.js';
+import { Random } from '../shared/random.js';
+import { sandboxIdentity } from './sandbox-identity.js';
 import {
   CMS_ORGANIZATION_ID,
   MA_ORGANIZATION_ID,

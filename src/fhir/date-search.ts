@@ -1,4 +1,4 @@
-import type { ColumnInterval } from '../store/fhir.js';
+import type { ColumnInterval } from './store/resources.js';
 
 /**
  * FHIR R4 date search values (§3.1.1.5.6 "date", prefixes §3.1.1.4, formats §2.1.0): one parser for every

@@ -1,6 +1,6 @@
-import { detailError, TEXT } from '../oauth/errors.js';
-import { NO_PATIENT } from '../store/fhir.js';
-import type { AccessTokenContext } from '../store/tokens.js';
+import { detailError, NO_PERMISSION } from './errors.js';
+import { NO_PATIENT } from './store/resources.js';
+import type { TokenContext } from './deps.js';
 import type { DirectoryResourceType, ResourceType } from './validate.js';
 
 /** Every type the FHIR routes read by id: the patient's compartment and the directory it points at. */
@@ -16,7 +16,7 @@ const isDirectoryType = (type: ReadableType): type is DirectoryResourceType =>
   type === 'Organization' || type === 'Practitioner';
 
 /** Research §2.6: `.read` and `.rs` allow both interactions, `.r` only read by id, `.s` only search. */
-function holds(context: AccessTokenContext, type: ResourceType, interaction: 'read' | 'search'): boolean {
+function holds(context: TokenContext, type: ResourceType, interaction: 'read' | 'search'): boolean {
   const held = context.scope.split(' ');
   const mode = interaction === 'read' ? 'r' : 's';
   return ['read', 'rs', mode].some((m) => held.includes(`patient/${type}.${m}`));
@@ -29,11 +29,7 @@ function holds(context: AccessTokenContext, type: ResourceType, interaction: 're
  * Coverage may read them, as they are what those resources refer to (nothing else; there is no directory
  * search).
  */
-export function permits(
-  context: AccessTokenContext,
-  type: ReadableType,
-  interaction: 'read' | 'search',
-): boolean {
+export function permits(context: TokenContext, type: ReadableType, interaction: 'read' | 'search'): boolean {
   if (isDirectoryType(type)) {
     return interaction === 'read' && DIRECTORY_READERS.some((t) => holds(context, t, 'read'));
   }
@@ -42,11 +38,11 @@ export function permits(
 
 /** `permits`, or 403 in the anchor's words. */
 export function requireScope(
-  context: AccessTokenContext,
+  context: TokenContext,
   type: ReadableType,
   interaction: 'read' | 'search',
 ): void {
-  if (!permits(context, type, interaction)) throw detailError(403, TEXT.noPermission);
+  if (!permits(context, type, interaction)) throw detailError(403, NO_PERMISSION);
 }
 
 /**
@@ -54,7 +50,7 @@ export function requireScope(
  * no compartment). Another patient's resource does not exist for it (a read answers 404).
  */
 export function withinReach(
-  context: AccessTokenContext,
+  context: TokenContext,
   resource: { resourceType: string; patientId: string },
 ): boolean {
   if (isDirectoryType(resource.resourceType as ReadableType)) return resource.patientId === NO_PATIENT;
@@ -67,7 +63,7 @@ export function withinReach(
  * personal-information scopes, or another patient's Coverage.
  */
 export function mayRead(
-  context: AccessTokenContext,
+  context: TokenContext,
   resource: { resourceType: string; patientId: string },
 ): boolean {
   return permits(context, resource.resourceType as ReadableType, 'read') && withinReach(context, resource);
@@ -77,12 +73,8 @@ export function mayRead(
  * Research §4.2: a client naming someone else in a search is refused — Patient `_id` as not found, Coverage
  * `beneficiary` and EOB `patient` as forbidden.
  */
-export function checkSubject(
-  context: AccessTokenContext,
-  type: ResourceType,
-  subject: string | undefined,
-): void {
+export function checkSubject(context: TokenContext, type: ResourceType, subject: string | undefined): void {
   if (subject === undefined || subject === context.patientId) return;
   if (type === 'Patient') throw detailError(404, 'Not found.');
-  throw detailError(403, TEXT.noPermission);
+  throw detailError(403, NO_PERMISSION);
 }

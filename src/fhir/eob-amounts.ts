@@ -3,7 +3,7 @@
  * `adjudicationamounttype` entries (HL7 adjudication codes, all in C4BBAdjudication), and the
  * adjudication-discriminator status entries (`benefitpaymentstatus`, `billingnetworkstatus`). Pure.
  */
-import type { Random } from '../../shared/random.js';
+import type { Random } from '../shared/random.js';
 import { CARIN_SYSTEMS } from './carin.js';
 import { coding } from './directory.js';
 import type { MedicarePart } from './eob.js';

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from 'typebox';
-import { searchIncludes } from '../fhir/include.js';
-import { DEFAULT_COUNT, MAX_COUNT } from '../fhir/search-params.js';
-import type { ResourceType } from '../fhir/validate.js';
+import { searchIncludes } from '../include.js';
+import { DEFAULT_COUNT, MAX_COUNT } from '../search-params.js';
+import type { ResourceType } from '../validate.js';
 
 /**
  * The query parameters of the FHIR routes, for the OpenAPI document (research §4.3). Values are read and

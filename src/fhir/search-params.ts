@@ -1,5 +1,5 @@
-import { detailError } from '../oauth/errors.js';
-import type { ColumnInterval } from '../store/fhir.js';
+import { detailError } from './errors.js';
+import type { ColumnInterval } from './store/resources.js';
 import { dayInterval, instantInterval, parseDateSearch, type DateSearch } from './date-search.js';
 import { parseIncludes, type Include } from './include.js';
 import { parseTokenAlternatives, type TokenValue } from './token-search.js';

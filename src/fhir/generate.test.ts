@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sandboxIdentity } from '../sandbox/enrollees.js';
+import { sandboxIdentity } from './sandbox-identity.js';
 import {
   FIRST_SERVICE_DATE,
   LAST_SERVICE_DATE,

@@ -4,7 +4,7 @@
  * `searchInclude` list (CapabilityStatement/c4bb) less `ExplanationOfBenefit:payee`: EOBs here carry no
  * payee, and the import does not check payee references.
  */
-import type { ResourceRef, StoredResource } from '../store/fhir.js';
+import type { ResourceRef, StoredResource } from './store/resources.js';
 import type { IncludedEntry } from './bundle.js';
 import { LITERAL_REFERENCE } from './resource-checks.js';
 import type { ResourceType } from './validate.js';

@@ -1,26 +1,25 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notModifiedSince, noneMatch } from '../../shared/conditional.js';
 import type { App } from '../../shared/http.js';
-import { checkSubject, mayRead, requireScope, withinReach, type ReadableType } from '../fhir/access.js';
-import { searchsetBundle } from '../fhir/bundle.js';
-import { capabilityStatement } from '../fhir/capability.js';
-import { acceptsOnlyXml, unservedFormats } from '../fhir/format.js';
-import { includedEntries, referencesOf } from '../fhir/include.js';
-import { parseSearch, type SearchParams } from '../fhir/search-params.js';
-import { identifiersMatch } from '../fhir/token-search.js';
-import { DIRECTORY_RESOURCE_TYPES, RESOURCE_TYPES, type ResourceType } from '../fhir/validate.js';
-import { versioned, versionedEntry, weakETag } from '../fhir/version.js';
-import { authenticateBearer } from '../oauth/bearer.js';
-import type { AuthDeps } from '../oauth/deps.js';
-import { detailError } from '../oauth/errors.js';
+import { checkSubject, mayRead, requireScope, withinReach, type ReadableType } from '../access.js';
+import { searchsetBundle } from '../bundle.js';
+import { capabilityStatement } from '../capability.js';
+import { acceptsOnlyXml, unservedFormats } from '../format.js';
+import { includedEntries, referencesOf } from '../include.js';
+import { parseSearch, type SearchParams } from '../search-params.js';
+import { identifiersMatch } from '../token-search.js';
+import { DIRECTORY_RESOURCE_TYPES, RESOURCE_TYPES, type ResourceType } from '../validate.js';
+import { versioned, versionedEntry, weakETag } from '../version.js';
+import type { FhirDeps } from '../deps.js';
+import { detailError } from '../errors.js';
 import { ReadParams, searchQuery } from './fhir-schemas.js';
 
 const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 type Query = Record<string, string | string[] | undefined>;
 
-function authenticate(deps: AuthDeps, request: FastifyRequest) {
+function authenticate(deps: FhirDeps, request: FastifyRequest) {
   const query = request.query as Query;
-  return authenticateBearer(deps, request.headers.authorization, 'access_token' in query);
+  return deps.authenticate(request.headers.authorization, 'access_token' in query);
 }
 
 /** FHIR R4 §3.1.0.1.8: JSON is the only format served; a request that can take only another one is 406. */
@@ -45,7 +44,7 @@ async function refuseOtherFormats(request: FastifyRequest): Promise<void> {
  * (FHIR R4 §3.1.0.5, RFC 9110 §13.1.2–3, If-None-Match first).
  */
 async function read(
-  deps: AuthDeps,
+  deps: FhirDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   type: ReadableType,
@@ -72,7 +71,7 @@ async function read(
 
 /** Patient `identifier` (token search): only the caller's own Patient can match, so it is checked here. */
 async function identifierMatches(
-  deps: AuthDeps,
+  deps: FhirDeps,
   context: Awaited<ReturnType<typeof authenticate>>,
   params: SearchParams,
 ) {
@@ -88,7 +87,7 @@ async function identifierMatches(
  * Patient scope.
  */
 async function included(
-  deps: AuthDeps,
+  deps: FhirDeps,
   context: Awaited<ReturnType<typeof authenticate>>,
   type: ResourceType,
   params: SearchParams,
@@ -106,7 +105,7 @@ async function included(
 }
 
 /** GET /v2/fhir/<Type>/ — a searchset over the token's patient, paged with absolute links. */
-async function search(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply, type: ResourceType) {
+async function search(deps: FhirDeps, request: FastifyRequest, reply: FastifyReply, type: ResourceType) {
   const context = await authenticate(deps, request);
   requireScope(context, type, 'search');
   const params = parseSearch(type, request.query as Query);
@@ -123,7 +122,7 @@ async function search(deps: AuthDeps, request: FastifyRequest, reply: FastifyRep
       })
     : { total: 0, bodies: [] };
   const bundle = searchsetBundle({
-    base: deps.settings.publicUrl,
+    base: deps.publicUrl,
     type,
     total,
     startIndex: params.startIndex,
@@ -150,7 +149,7 @@ const documentOnly = () => () => true;
  * Read-only: writes are 405 `Method "POST" not allowed.` with `Allow` from the HTTP kernel. Readable
  * across origins (routes/cors.ts).
  */
-export function registerFhirRoutes(app: App, deps: AuthDeps): void {
+export function registerFhirService(app: App, deps: FhirDeps): void {
   const config = { errorShape: 'detail' as const };
   const onRequest = refuseOtherFormats;
   // The Bearer scheme of the OpenAPI document (shared/openapi.ts): Swagger UI's "Authorize" sends it.
@@ -158,7 +157,7 @@ export function registerFhirRoutes(app: App, deps: AuthDeps): void {
   app.get(
     '/v2/fhir/metadata',
     { config, onRequest, schema: { tags: ['data'], summary: 'CapabilityStatement' } },
-    (_request, reply) => reply.type(FHIR_JSON).send(capabilityStatement(deps.settings.publicUrl, deps.now())),
+    (_request, reply) => reply.type(FHIR_JSON).send(capabilityStatement(deps.publicUrl, deps.now())),
   );
   for (const type of RESOURCE_TYPES) {
     app.get(
