@@ -154,6 +154,17 @@ export function registerFhirService(app: App, deps: FhirDeps): void {
   const onRequest = refuseOtherFormats;
   // The Bearer scheme of the OpenAPI document (shared/openapi.ts): Swagger UI's "Authorize" sends it.
   const security = [{ bearer: [] }];
+  const readRoute = (type: ReadableType, summary: string) =>
+    app.get(
+      `/v2/fhir/${type}/:id`,
+      {
+        config,
+        onRequest,
+        validatorCompiler: documentOnly,
+        schema: { tags: ['data'], security, summary, ...ReadParams },
+      },
+      (request, reply) => read(deps, request, reply, type, (request.params as { id: string }).id),
+    );
   app.get(
     '/v2/fhir/metadata',
     { config, onRequest, schema: { tags: ['data'], summary: 'CapabilityStatement' } },
@@ -175,39 +186,13 @@ export function registerFhirService(app: App, deps: FhirDeps): void {
       },
       (request, reply) => search(deps, request, reply, type),
     );
-    app.get(
-      `/v2/fhir/${type}/:id`,
-      {
-        config,
-        onRequest,
-        validatorCompiler: documentOnly,
-        schema: {
-          tags: ['data'],
-          security,
-          summary: `Read one ${type} of the token's patient`,
-          ...ReadParams,
-        },
-      },
-      (request, reply) => read(deps, request, reply, type, (request.params as { id: string }).id),
-    );
+    readRoute(type, `Read one ${type} of the token's patient`);
   }
   for (const type of DIRECTORY_RESOURCE_TYPES) {
-    app.get(
-      `/v2/fhir/${type}/:id`,
-      {
-        config,
-        onRequest,
-        validatorCompiler: documentOnly,
-        schema: {
-          tags: ['data'],
-          security,
-          summary:
-            `Read one ${type} the claims refer to (in no patient's compartment: readable with ` +
-            'patient/ExplanationOfBenefit or patient/Coverage read scope, else 403)',
-          ...ReadParams,
-        },
-      },
-      (request, reply) => read(deps, request, reply, type, (request.params as { id: string }).id),
+    readRoute(
+      type,
+      `Read one ${type} the claims refer to (in no patient's compartment: readable with ` +
+        'patient/ExplanationOfBenefit or patient/Coverage read scope, else 403)',
     );
   }
 }
