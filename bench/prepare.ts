@@ -38,10 +38,11 @@ async function authorizeOnce(
   app: RegisteredApp,
   browser: Browser,
   n = 0,
+  scope?: string,
 ): Promise<{ code: string; pkce: Pkce }> {
   const result = await authorizeThroughPages(
     base,
-    { clientId: app.clientId, redirectUri: app.redirectUri, ...enrollee(n) },
+    { clientId: app.clientId, redirectUri: app.redirectUri, scope, ...enrollee(n) },
     browser,
   );
   if (!result.code) throw new Error(`consent gave no code: ${result.location.toString()}`);
@@ -54,8 +55,9 @@ async function consentAndExchange(
   app: RegisteredApp,
   browser: Browser,
   n = 0,
+  scope?: string,
 ): Promise<{ access_token?: string; refresh_token?: string }> {
-  const { code, pkce } = await authorizeOnce(base, app, browser, n);
+  const { code, pkce } = await authorizeOnce(base, app, browser, n, scope);
   const exchanged = await postForm(
     `${base}/v2/o/token/`,
     {
@@ -73,12 +75,19 @@ async function consentAndExchange(
   return body;
 }
 
-/** One live token family per app, each obtained by consent and a code exchange (one logged-in browser). */
-export async function prepareFamilies(base: string, apps: RegisteredApp[]): Promise<TokenFamily[]> {
+/**
+ * One live token family per app, each obtained by consent (to `scope`; the app's defaults when undefined)
+ * and a code exchange, in one logged-in browser.
+ */
+export async function prepareFamilies(
+  base: string,
+  apps: RegisteredApp[],
+  scope?: string,
+): Promise<TokenFamily[]> {
   const browser = new Browser(base);
   const families: TokenFamily[] = [];
   for (const app of apps) {
-    const body = await consentAndExchange(base, app, browser);
+    const body = await consentAndExchange(base, app, browser, 0, scope);
     if (!body.refresh_token) throw new Error('the code exchange returned no refresh token');
     families.push({ app, authorization: basicAuthorization(app), refreshToken: body.refresh_token });
   }

@@ -15,6 +15,12 @@ import { formatSummary, summariseProfile } from './profile.js';
 import { formatTable, updateResultsFile, type BenchmarkName, type Row } from './results.js';
 import { createDatabase, importFhirFile, registerApps, startServer, type DatabaseKind } from './server.js';
 
+/**
+ * Without `openid`: an ID token is signed only when the scope holds it, and the reference harness's scope
+ * does not, so the two servers do the same work per refresh.
+ */
+const DEFAULT_REFRESH_SCOPE = 'patient/ExplanationOfBenefit.rs offline_access';
+
 const HELP = `Usage: npm run bench -- [options]
        node --import tsx bench/run.ts [options]
 
@@ -34,6 +40,10 @@ Options:
   --codes <n>                   most codes per round (default: 8000); codes live 60 s, so a round also
                                 stops issuing after --issue-budget seconds
   --issue-budget <s>            longest time spent issuing one round's codes (default: 30)
+  --refresh-scope <scopes>      the scope the refresh benchmark's families are authorized with (default:
+                                "${DEFAULT_REFRESH_SCOPE}": a data scope and offline_access, as
+                                node-oidc-provider's harness in ../shared/bench refreshes "offline_access
+                                api:read"; with "openid" every refresh also signs an RS256 ID token)
   --warmup <s>                  load before the measured runs, to warm the server's JIT: refresh grants
                                 on throw-away token families; for eob, half of it searches and half
                                 reads (default: 2)
@@ -62,6 +72,7 @@ interface Options {
   codes: number;
   issueBudget: number;
   warmup: number;
+  refreshScope: string;
   postgresUrl: string;
   cpuProfDir: string | undefined;
   write: boolean;
@@ -107,6 +118,7 @@ function parseOptions(argv: string[]): Options | 'help' {
       codes: { type: 'string' },
       'issue-budget': { type: 'string' },
       warmup: { type: 'string' },
+      'refresh-scope': { type: 'string' },
       'pg-url': { type: 'string' },
       'cpu-prof': { type: 'string' },
       'no-write': { type: 'boolean' },
@@ -134,6 +146,7 @@ function parseOptions(argv: string[]): Options | 'help' {
     codes,
     issueBudget,
     warmup: positive('warmup', values.warmup, 2, true),
+    refreshScope: values['refresh-scope'] ?? DEFAULT_REFRESH_SCOPE,
     postgresUrl:
       values['pg-url'] ?? process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
     cpuProfDir: values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined,
@@ -314,11 +327,12 @@ async function runOn(kind: DatabaseKind, options: Options, argv: string[], clean
     const apps = await registerApps(database, 'Bench refresh', C);
     if (options.warmup > 0) {
       // Its last in-flight requests rotate tokens the client never sees, so these families are thrown away.
-      const warm = await refreshLoad(server.url, await prepareFamilies(server.url, apps), options.warmup);
+      const warmFamilies = await prepareFamilies(server.url, apps, options.refreshScope);
+      const warm = await refreshLoad(server.url, warmFamilies, options.warmup);
       reportLoad('refresh warm-up', warm, options);
     }
     // A new consent per app revokes the warm-up family: every connection starts a fresh chain.
-    const families = await prepareFamilies(server.url, apps);
+    const families = await prepareFamilies(server.url, apps, options.refreshScope);
     log(`refresh: ${C} token families (${C} apps × 1 enrollee); ${C} connections for ${options.duration} s`);
     const load = await refreshLoad(server.url, families, options.duration);
     reportLoad('refresh', load, options);
@@ -330,7 +344,7 @@ async function runOn(kind: DatabaseKind, options: Options, argv: string[], clean
         argv,
         measure([load]),
         load.result.requests.average,
-        `warm-up ${options.warmup} s`,
+        `warm-up ${options.warmup} s; scope "${options.refreshScope}"`,
       ),
     );
   }

@@ -1,4 +1,5 @@
 import type { AmaLicensePolicy } from './plans/gateway/ama-license.js';
+import type { IdpSettings, MemberLink } from './auth/federation/idp-settings.js';
 /**
  * The only reader of the environment. Every setting is parsed, validated and defaulted here, then frozen;
  * a bad value stops the process with a message naming the variable.
@@ -69,6 +70,8 @@ export interface Config {
   readonly metricsPort: number | undefined;
   /** `/metrics` on the service's port for `Authorization: Bearer <token>`; unset: not served there. */
   readonly metricsToken: string | undefined;
+  /** The health plan's OpenID Connect identity provider enrollees sign in with (`IDP_*`); unset: none. */
+  readonly idp: IdpSettings | undefined;
 }
 
 export class ConfigError extends Error {
@@ -173,6 +176,125 @@ function metricsToken(env: Env): string | undefined {
   return raw;
 }
 
+const IDP_SETTINGS = [
+  'IDP_CLIENT_ID',
+  'IDP_CLIENT_SECRET',
+  'IDP_SCOPES',
+  'IDP_LABEL',
+  'IDP_LABEL_ES',
+  'IDP_PATIENT_ID_CLAIM',
+  'IDP_MEMBER_ID_CLAIM',
+  'IDP_MEMBER_ID_SYSTEM',
+] as const;
+
+/**
+ * OpenID Connect Discovery 1.0 §3: the issuer is an https URL without query or fragment, kept exactly as
+ * written (a trailing slash is part of some issuers). Plain http only on a loopback host, for a local IdP.
+ */
+function issuerUrl(raw: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError('IDP_ISSUER', `not a URL: "${raw}"`);
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname);
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && loopback)) {
+    throw new ConfigError('IDP_ISSUER', `must be an https URL (http only on a loopback host), got "${raw}"`);
+  }
+  if (parsed.search || parsed.hash || raw.includes('?') || raw.includes('#')) {
+    throw new ConfigError('IDP_ISSUER', `must have no query or fragment, got "${raw}"`);
+  }
+  return raw;
+}
+
+/** A required text setting of printable characters without spaces (ids, secrets, claim names, systems). */
+function token(env: Env, name: string, why = ''): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') throw new ConfigError(name, `must be set${why && ` ${why}`}`);
+  if (!/^[\x21-\x7e]{1,500}$/.test(raw)) {
+    throw new ConfigError(name, 'expected 1 to 500 printable characters without spaces');
+  }
+  return raw;
+}
+
+/** The button label: a short line of text, no control characters. */
+function label(env: Env, name: string, fallback: string): string {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '') return fallback;
+  if (raw.length > 80 || [...raw].some((c) => c < ' ' || c === '\x7f')) {
+    throw new ConfigError(name, 'expected at most 80 characters on one line');
+  }
+  return raw;
+}
+
+function idpScopes(env: Env): string[] {
+  const scopes = (env.IDP_SCOPES || 'openid profile').split(/\s+/).filter(Boolean);
+  if (!scopes.includes('openid')) {
+    throw new ConfigError('IDP_SCOPES', `must include openid, got "${env.IDP_SCOPES}"`);
+  }
+  if (scopes.some((s) => !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s))) {
+    throw new ConfigError('IDP_SCOPES', 'scope names are printable characters without quotes or backslashes');
+  }
+  return [...new Set(scopes)];
+}
+
+/** Exactly one way of tying a signed-in member to the claims data. */
+function memberLink(env: Env): MemberLink {
+  const patientClaim = env.IDP_PATIENT_ID_CLAIM;
+  const memberClaim = env.IDP_MEMBER_ID_CLAIM;
+  if (patientClaim && memberClaim) {
+    throw new ConfigError(
+      'IDP_MEMBER_ID_CLAIM',
+      'set either IDP_PATIENT_ID_CLAIM or IDP_MEMBER_ID_CLAIM (with IDP_MEMBER_ID_SYSTEM), not both',
+    );
+  }
+  if (patientClaim) {
+    if (env.IDP_MEMBER_ID_SYSTEM) {
+      throw new ConfigError(
+        'IDP_MEMBER_ID_SYSTEM',
+        'only goes with IDP_MEMBER_ID_CLAIM, not IDP_PATIENT_ID_CLAIM',
+      );
+    }
+    return { kind: 'patient-id', claim: token(env, 'IDP_PATIENT_ID_CLAIM') };
+  }
+  if (memberClaim) {
+    return {
+      kind: 'member-id',
+      claim: token(env, 'IDP_MEMBER_ID_CLAIM'),
+      system: token(env, 'IDP_MEMBER_ID_SYSTEM', 'with IDP_MEMBER_ID_CLAIM (the Patient.identifier system)'),
+    };
+  }
+  throw new ConfigError(
+    'IDP_PATIENT_ID_CLAIM',
+    'with IDP_ISSUER set, IDP_PATIENT_ID_CLAIM or IDP_MEMBER_ID_CLAIM (with IDP_MEMBER_ID_SYSTEM) must say how members are linked to claims data',
+  );
+}
+
+/** The plan's identity provider: complete with `IDP_ISSUER`, and no `IDP_*` setting without it. */
+function identityProvider(env: Env): IdpSettings | undefined {
+  const issuer = env.IDP_ISSUER;
+  if (issuer === undefined || issuer === '') {
+    const stray = IDP_SETTINGS.find((name) => env[name]);
+    if (stray) throw new ConfigError('IDP_ISSUER', `must be set when ${stray} is`);
+    return undefined;
+  }
+  const en = label(env, 'IDP_LABEL', 'your health plan');
+  return {
+    issuer: issuerUrl(issuer),
+    clientId: token(env, 'IDP_CLIENT_ID', 'with IDP_ISSUER (the client id registered at the IdP)'),
+    clientSecret: token(
+      env,
+      'IDP_CLIENT_SECRET',
+      'with IDP_ISSUER (the client secret registered at the IdP)',
+    ),
+    scopes: idpScopes(env),
+    // A plan's name is usually the same in Spanish; the generic default is not.
+    label: { en, es: label(env, 'IDP_LABEL_ES', env.IDP_LABEL?.trim() ? en : 'su plan de salud') },
+    memberLink: memberLink(env),
+  };
+}
+
 /** Reads the settings from an environment (normally `process.env`). */
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8000, 0, 65535);
@@ -213,5 +335,6 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 10, 1, 3600),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
     metricsToken: metricsToken(env),
+    idp: identityProvider(env),
   });
 }

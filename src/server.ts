@@ -25,6 +25,9 @@ import type { AuthDeps } from './auth/oauth/deps.js';
 import { renderErrorForRequest } from './auth/pages/error-page.js';
 import { createAppStore } from './auth/store/apps.js';
 import { createEnrolleeStore } from './auth/store/enrollees.js';
+import { createIdentityStore } from './auth/store/identities.js';
+import { createIdpRequestStore } from './auth/store/idp-requests.js';
+import { createIdentityProvider } from './auth/federation/identity-provider.js';
 import { createSessionStore } from './auth/store/sessions.js';
 import { createTokenStore } from './auth/store/tokens.js';
 import { createSigningKeyStore } from './auth/store/signing-keys.js';
@@ -124,9 +127,12 @@ export function authDeps(
 ): AuthDeps {
   const auditLog = logger.child({ channel: 'audit' });
   return {
-    apps: createAppStore(storage.db),
+    apps: createAppStore(storage.db, storage.changeCounter),
     enrollees: createEnrolleeStore(storage.db),
     sessions: createSessionStore(storage.db),
+    identities: createIdentityStore(storage.db),
+    idpRequests: createIdpRequestStore(storage.db),
+    identityProvider: config.idp && createIdentityProvider(config.idp, config.publicUrl),
     tokens: createTokenStore(storage.db, storage.dialect),
     signingKeys: createSigningKeyStore(storage.db),
     fhir: createFhirStore(storage.db),
@@ -234,6 +240,23 @@ export async function buildService(
   const probe = createDatabaseProbe(storage, database, config.dbConnectTimeoutMs);
   const redis = config.redisUrl ? await connectRedis(config, logger) : undefined;
   const deps = authDeps(config, storage, logger, redis, options.now);
+  if (config.mode === 'production' && !config.idp) {
+    logger.warn(
+      { event: 'sign_in_not_configured' },
+      'production mode without an identity provider (IDP_ISSUER): enrollees cannot sign in, so no app can get a token',
+    );
+  }
+  // Discovered now so a wrong issuer shows in the start-up log, not at a member's first sign-in; a failure
+  // only warns (the IdP may come up later; each sign-in tries again).
+  void deps.identityProvider?.configuration().then(
+    () =>
+      logger.info({ event: 'idp_discovered', issuer: config.idp!.issuer }, 'identity provider discovered'),
+    (err: unknown) =>
+      logger.warn(
+        { event: 'idp_unreachable', issuer: config.idp!.issuer, err },
+        'identity provider discovery failed; sign-in answers 503 until it succeeds',
+      ),
+  );
   const plans = plansDeps(config, storage, redis, options.now);
   if (config.mode === 'sandbox') {
     await ensureSandboxEnrollees(deps.enrollees, config.sandboxEnrollees, deps.now());

@@ -124,13 +124,13 @@ describe('openenroll apps', () => {
 });
 
 describe('openenroll enrollees, help and settings', () => {
-  test('enrollees list --json prints the sandbox credentials', async () => {
+  test("enrollees list --json prints the sandbox credentials (and each one's linked sign-ins: none)", async () => {
     const result = await cli(['enrollees', 'list', '--json']);
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(JSON.parse(result.stdout), [
-      { username: 'BBUser00000', password: 'PW00000!', patient_id: '-19990000000001' },
-      { username: 'BBUser00001', password: 'PW00001!', patient_id: '-19990000000002' },
-      { username: 'BBUser00002', password: 'PW00002!', patient_id: '-19990000000003' },
+      { username: 'BBUser00000', password: 'PW00000!', patient_id: '-19990000000001', identities: [] },
+      { username: 'BBUser00001', password: 'PW00001!', patient_id: '-19990000000002', identities: [] },
+      { username: 'BBUser00002', password: 'PW00002!', patient_id: '-19990000000003', identities: [] },
     ]);
   });
 
@@ -140,6 +140,7 @@ describe('openenroll enrollees, help and settings', () => {
       ['apps'],
       ['apps', 'create'],
       ['enrollees', 'list'],
+      ['enrollees', 'unlink'],
       ['serve'],
       ['migrate'],
       ['signing-keys'],

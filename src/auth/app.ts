@@ -6,6 +6,7 @@ import { registerConsentRoutes } from './routes/consent.js';
 import { allowCrossOriginReads } from './routes/cors.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerExpireRoute } from './routes/expire.js';
+import { registerFederationRoutes } from './routes/federation.js';
 import { registerTokenManagementRoutes } from './routes/token-management.js';
 import { registerLoginRoutes } from './routes/login.js';
 import { registerRevokeRoutes } from './routes/revoke.js';
@@ -20,6 +21,7 @@ export function registerAuthService(app: App, deps: AuthDeps): void {
   registerDiscoveryRoutes(app, deps);
   registerAuthorizeRoutes(app, deps);
   registerLoginRoutes(app, deps);
+  registerFederationRoutes(app, deps);
   registerConsentRoutes(app, deps);
   registerConnectedAppsRoutes(app, deps);
   registerTokenRoute(app, deps);

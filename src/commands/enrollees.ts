@@ -1,36 +1,89 @@
 import type { Command } from 'commander';
 import { ensureSandboxEnrollees } from '../auth/sandbox/enrollees.js';
 import { createEnrolleeStore } from '../auth/store/enrollees.js';
-import { printTable, withStorage } from './context.js';
+import { createIdentityStore, type LinkedIdentity } from '../auth/store/identities.js';
+import { CommandError, printTable, withStorage } from './context.js';
+
+const UNLINK_HELP = `
+Members who sign in through the health plan's identity provider (IDP_ISSUER) are linked to an enrollee
+by the issuer and subject ("sub") of their ID token; "enrollees list" shows each enrollee's links.
+Unlinking deletes that link and ends the enrollee's login sessions on every instance, in one transaction.
+The enrollee and the apps it connected stay: the member's next sign-in links again, to the same enrollee
+when the identity provider still says it is that patient.
+
+Example:
+  $ openenroll enrollees unlink --issuer https://login.plan.example --subject 00u1a2b3c4`;
 
 export function registerEnrolleeCommands(program: Command): void {
   const enrollees = program.command('enrollees').description('enrollee accounts');
   enrollees
     .command('list')
-    .description('list enrollees; sandbox accounts show their public test password')
-    .option('--json', 'print JSON: [{"username","password","patient_id"}]')
-    .action(async (opts) => {
+    .description(
+      'list enrollees with their linked sign-in identities; sandbox accounts show their public test password',
+    )
+    .option(
+      '--json',
+      'print JSON: [{"username","password","patient_id","identities":[{"issuer","subject","linked_at","last_sign_in_at"}]}]',
+    )
+    .action(async (opts: { json?: boolean }) => {
       await withStorage(async (storage, config) => {
         const store = createEnrolleeStore(storage.db);
         // The same sandbox accounts `serve` prepares, so they can be listed before the first start.
         if (config.mode === 'sandbox')
           await ensureSandboxEnrollees(store, config.sandboxEnrollees, Date.now());
         const list = await store.listEnrollees();
-        const rows = list.map((e) => ({
-          username: e.username,
-          password: e.sandboxPassword ?? '',
-          patient_id: e.patientId,
-          name: `${e.givenName} ${e.familyName}`,
-        }));
-        if (opts.json) {
-          console.log(
-            JSON.stringify(
-              rows.map(({ username, password, patient_id }) => ({ username, password, patient_id })),
-            ),
-          );
-        } else {
-          printTable(rows);
+        const linked = new Map<string, LinkedIdentity[]>();
+        for (const identity of await createIdentityStore(storage.db).listIdentities()) {
+          linked.set(identity.enrolleeId, [...(linked.get(identity.enrolleeId) ?? []), identity]);
         }
+        if (opts.json) {
+          const iso = (ms: number) => new Date(ms).toISOString();
+          const rows = list.map((e) => ({
+            username: e.username,
+            password: e.sandboxPassword ?? '',
+            patient_id: e.patientId,
+            identities: (linked.get(e.id) ?? []).map((i) => ({
+              issuer: i.issuer,
+              subject: i.subject,
+              linked_at: iso(i.linkedAt),
+              last_sign_in_at: iso(i.lastSignInAt),
+            })),
+          }));
+          console.log(JSON.stringify(rows));
+          return;
+        }
+        printTable(
+          list.map((e) => ({
+            username: e.username,
+            password: e.sandboxPassword ?? '',
+            patient_id: e.patientId,
+            name: `${e.givenName} ${e.familyName}`,
+            identities: (linked.get(e.id) ?? []).map((i) => `${i.issuer} ${i.subject}`).join(', '),
+          })),
+        );
+      });
+    });
+
+  enrollees
+    .command('unlink')
+    .description('unlink an identity-provider sign-in from its enrollee and end that enrollee’s sessions')
+    .requiredOption('--issuer <url>', 'the identity provider’s issuer, as "enrollees list" shows it')
+    .requiredOption('--subject <sub>', 'the member’s subject ("sub") at that issuer')
+    .option('--json', 'print {"issuer","subject","enrollee"} as JSON')
+    .addHelpText('after', UNLINK_HELP)
+    .action(async (opts: { issuer: string; subject: string; json?: boolean }) => {
+      await withStorage(async (storage) => {
+        const enrolleeId = await createIdentityStore(storage.db).unlinkIdentity(opts.issuer, opts.subject);
+        if (!enrolleeId) {
+          throw new CommandError(`no enrollee is linked to subject "${opts.subject}" of ${opts.issuer}`);
+        }
+        const enrollee = await createEnrolleeStore(storage.db).findEnrolleeById(enrolleeId);
+        const username = enrollee?.username ?? enrolleeId;
+        if (opts.json) {
+          console.log(JSON.stringify({ issuer: opts.issuer, subject: opts.subject, enrollee: username }));
+          return;
+        }
+        console.log(`unlinked ${opts.subject} of ${opts.issuer} from ${username}; its sessions are ended`);
       });
     });
 }

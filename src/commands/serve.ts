@@ -49,6 +49,7 @@ async function startupSummary(config: Config, service: Service) {
     sampleMarketYears: sampleYears,
     realPlanYears: realYears,
     sandboxApiKey: key,
+    identityProvider: config.idp?.issuer ?? null,
     docs: `${base}/docs`,
     planApiDocs: `${base}/api/v1/docs`,
     priceLookupDocs: `${base}/ppl/api/v1/docs`,
@@ -80,9 +81,11 @@ export function registerServeCommands(program: Command): void {
       const service = await buildService(config, logger);
       const purge = setInterval(() => {
         const now = Date.now();
-        Promise.all([service.deps.sessions.purgeExpired(now), service.deps.tokens.purgeStale(now)]).catch(
-          (err: unknown) => logger.warn({ err }, 'purge failed'),
-        );
+        Promise.all([
+          service.deps.sessions.purgeExpired(now),
+          service.deps.idpRequests.purgeExpired(now),
+          service.deps.tokens.purgeStale(now),
+        ]).catch((err: unknown) => logger.warn({ err }, 'purge failed'));
       }, 60_000);
       purge.unref();
       // Graceful shutdown: readiness fails at once (a load balancer stops sending), requests keep being

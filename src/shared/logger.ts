@@ -18,6 +18,8 @@ const SECRET_PARAMS = [
   'code_verifier',
   'password',
   'apikey',
+  // An authorization request's `state` (ours at the identity provider, or an app's) guards against CSRF.
+  'state',
 ];
 
 export function redactUrl(url: string): string {

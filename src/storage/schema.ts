@@ -34,6 +34,28 @@ export interface EnrolleesTable {
   created_at: number;
 }
 
+/** An identity-provider account, (issuer, subject), linked to the enrollee it signs in as. */
+export interface EnrolleeIdentitiesTable {
+  issuer: string;
+  subject: string;
+  enrollee_id: string;
+  linked_at: number;
+  last_sign_in_at: number;
+}
+
+/** A sign-in sent to the identity provider and not yet back (keyed by the SHA-256 of its `state`). */
+export interface IdpRequestsTable {
+  state_hash: string;
+  browser_hash: string;
+  issuer: string;
+  code_verifier: string;
+  nonce: string;
+  next: string;
+  lang: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface SessionsTable {
   id_hash: string;
   enrollee_id: string;
@@ -87,28 +109,29 @@ export interface ArchivedGrantsTable {
   reason: string;
 }
 
-export interface AccessTokensTable {
-  token_hash: string;
+/**
+ * A token family: the current access token and (for apps that may refresh) refresh token an authorization
+ * gave an app, as SHA-256 hashes; each refresh replaces both in place.
+ */
+export interface TokenFamiliesTable {
+  family_id: string;
   client_id: string;
   enrollee_id: string;
-  family_id: string;
   scope: string;
+  /** When the enrollee logged in (OIDC Core §12.2: a refreshed ID token keeps its `auth_time`). */
+  auth_time: number | null;
+  access_hash: string;
+  access_expires_at: number;
+  refresh_hash: string | null;
   created_at: number;
-  expires_at: number;
+  rotated_at: number;
   revoked_at: number | null;
 }
 
-export interface RefreshTokensTable {
+/** A token issued before tokens named their family (migration 0012), by hash, and its family. */
+export interface LegacyTokensTable {
   token_hash: string;
-  client_id: string;
-  enrollee_id: string;
   family_id: string;
-  access_token_hash: string;
-  scope: string;
-  created_at: number;
-  used_at: number | null;
-  revoked_at: number | null;
-  auth_time: number | null;
 }
 
 /** An ID-token signing key (OpenID Connect); `private_key` is PKCS#8 PEM and is never published. */
@@ -466,13 +489,15 @@ export interface PplProceduresTable {
 export interface Database {
   apps: AppsTable;
   enrollees: EnrolleesTable;
+  enrollee_identities: EnrolleeIdentitiesTable;
+  idp_requests: IdpRequestsTable;
   sessions: SessionsTable;
   approvals: ApprovalsTable;
   auth_codes: AuthCodesTable;
   grants: GrantsTable;
   archived_grants: ArchivedGrantsTable;
-  access_tokens: AccessTokensTable;
-  refresh_tokens: RefreshTokensTable;
+  token_families: TokenFamiliesTable;
+  legacy_tokens: LegacyTokensTable;
   signing_keys: SigningKeysTable;
   counters: CountersTable;
   fhir_resources: FhirResourcesTable;

@@ -12,43 +12,77 @@ after(() => running.close());
 
 const DAY = 86_400_000;
 
-test('purge removes spent refresh tokens after 30 days and expired access tokens, never live ones', async () => {
-  const app = await createTestApp(running);
+type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+interface Tokens {
+  access_token: string;
+  refresh_token?: string;
+}
+
+async function consentAndExchange(app: TestApp): Promise<Tokens> {
   const flow = await authorizeThroughPages(running.url, {
     clientId: app.clientId,
     redirectUri: app.redirectUri,
   });
-  const first = await postForm(`${running.url}/v2/o/token/`, {
-    grant_type: 'authorization_code',
-    code: flow.code!,
-    redirect_uri: app.redirectUri,
-    code_verifier: flow.pkce.verifier,
-    client_id: app.clientId,
-    client_secret: app.clientSecret,
-  });
-  const spent = String((first.body as { refresh_token: string }).refresh_token);
-  const second = await postForm(
+  const exchanged = await postForm(
     `${running.url}/v2/o/token/`,
-    { grant_type: 'refresh_token', refresh_token: spent },
+    {
+      grant_type: 'authorization_code',
+      code: flow.code!,
+      redirect_uri: app.redirectUri,
+      code_verifier: flow.pkce.verifier,
+    },
     { id: app.clientId, secret: app.clientSecret },
   );
-  const live = String((second.body as { refresh_token: string }).refresh_token);
+  assert.equal(exchanged.status, 200, exchanged.text);
+  return exchanged.body as Tokens;
+}
+
+function refresh(app: TestApp, token: string) {
+  return postForm(
+    `${running.url}/v2/o/token/`,
+    { grant_type: 'refresh_token', refresh_token: token },
+    { id: app.clientId, secret: app.clientSecret },
+  );
+}
+
+test('purge removes revoked families after 30 days and expired 10-hour ones, never a live family', async () => {
+  const app = await createTestApp(running);
+  const replaced = await consentAndExchange(app);
+  // A new consent and exchange revoke the first family (one live family per app and enrollee).
+  const first = await consentAndExchange(app);
+  const second = (await refresh(app, first.refresh_token!)).body as Tokens;
   const { tokens } = running.service.deps;
+  const familyOf = (token: string) => token.split('.')[0]!;
 
   await tokens.purgeStale(running.clock.now() + 29 * DAY);
-  assert.ok(await tokens.findRefreshToken(sha256(spent)), 'a spent token is kept for 30 days');
+  const kept = await tokens.findRefreshFamily(
+    familyOf(replaced.refresh_token!),
+    sha256(replaced.refresh_token!),
+  );
+  assert.equal(kept?.revoked, true, 'a revoked family is kept for 30 days');
+  assert.equal((await refresh(app, replaced.refresh_token!)).text, '{"error":"invalid_grant"}');
 
   await tokens.purgeStale(running.clock.now() + 31 * DAY);
-  assert.equal(await tokens.findRefreshToken(sha256(spent)), undefined);
-  assert.ok(await tokens.findRefreshToken(sha256(live)), 'a live refresh token is never purged');
-  const access = String((second.body as { access_token: string }).access_token);
-  assert.equal(await tokens.findAccessTokenOwner(sha256(access)), undefined, 'expired access tokens go');
+  assert.equal(
+    await tokens.findRefreshFamily(familyOf(replaced.refresh_token!), sha256(replaced.refresh_token!)),
+    undefined,
+  );
+  const live = await tokens.findRefreshFamily(familyOf(second.refresh_token!), sha256(second.refresh_token!));
+  assert.equal(live?.current, true, 'a live family is never purged');
 
   running.clock.advance(31 * DAY);
-  const again = await postForm(
-    `${running.url}/v2/o/token/`,
-    { grant_type: 'refresh_token', refresh_token: live },
-    { id: app.clientId, secret: app.clientSecret },
-  );
+  const again = await refresh(app, second.refresh_token!);
   assert.equal(again.status, 200, 'the live family still refreshes after a purge');
+});
+
+test('a 10-hour family goes a day after its access token expired', async () => {
+  const app = await createTestApp(running, { dataAccessType: 'ONE_TIME' });
+  const issued = await consentAndExchange(app);
+  const { tokens } = running.service.deps;
+  const hash = sha256(issued.access_token);
+  const family = issued.access_token.split('.')[0]!;
+  await tokens.purgeStale(running.clock.now() + 10 * 3_600_000 + DAY - 60_000);
+  assert.ok(await tokens.findTokenOwner(family, hash), 'kept until a day after expiry');
+  await tokens.purgeStale(running.clock.now() + 10 * 3_600_000 + DAY + 60_000);
+  assert.equal(await tokens.findTokenOwner(family, hash), undefined);
 });

@@ -64,6 +64,27 @@ describe('concurrency on one pair', () => {
     assert.equal((await refresh(running.url, app, issued.refresh_token)).status, 400);
   });
 
+  test('a refresh token sent four times at once, 1,000 times over: exactly one winner each time', async () => {
+    const app = await createTestApp(running);
+    const issued = await issueTokens(running, app, { enrollee: 5 });
+    let token = issued.refresh_token;
+    for (let trial = 0; trial < 1000; trial += 1) {
+      const results = await Promise.all([1, 2, 3, 4].map(() => refresh(running.url, app, token)));
+      const winners = results.filter((r) => r.status === 200);
+      assert.equal(
+        winners.length,
+        1,
+        `trial ${trial}: ${results.map((r) => `${r.status} ${r.text}`).join(' | ')}`,
+      );
+      for (const loser of results.filter((r) => r.status !== 200))
+        assert.equal(loser.text, '{"error":"invalid_grant"}', `trial ${trial}`);
+      token = (winners[0]!.body as { refresh_token: string }).refresh_token;
+    }
+    // The last winner's tokens are the family's: they work, and nothing else the trials issued does.
+    const last = await refresh(running.url, app, token);
+    assert.equal(last.status, 200, last.text);
+  });
+
   test('a refresh racing a new consent leaves exactly one live family', async () => {
     const app = await createTestApp(running);
     const issued = await issueTokens(running, app, { enrollee: 4 });

@@ -26,10 +26,13 @@ export function memoryLog() {
 }
 
 /**
- * Starts the real service like `startService`, with its logs at `info` written to memory. The logger is the
- * production one (src/shared/logger.ts) writing to memory.
+ * Starts the real service like `startService` (on `port` when the caller must know it first), with its logs
+ * at `info` written to memory. The logger is the production one (src/shared/logger.ts) writing to memory.
  */
-export async function startServiceWithLogs(env: Record<string, string> = {}): Promise<LoggedService> {
+export async function startServiceWithLogs(
+  env: Record<string, string> = {},
+  port = 0,
+): Promise<LoggedService> {
   const { lines, sink, records } = memoryLog();
   const logger = createLogger('info', sink);
   const database = createTestDatabase();
@@ -42,7 +45,7 @@ export async function startServiceWithLogs(env: Record<string, string> = {}): Pr
     ...env,
   });
   const service = await buildService(config, logger, { storage, now: clock.now });
-  const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = await service.app.listen({ port, host: '127.0.0.1' });
   return {
     url: address,
     service,

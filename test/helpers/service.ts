@@ -83,10 +83,14 @@ export interface RunningService {
 
 /**
  * Starts the real service on a loopback port over an isolated database: a free one by default, or `port`
- * when the caller must know it before the service starts (e.g. to set `PUBLIC_URL`, the issuer).
+ * when the caller must know it before the service starts (e.g. to set `PUBLIC_URL`, the issuer). A caller
+ * that prepared the database itself (an upgrade test) passes it in; it is dropped on close all the same.
  */
-export async function startService(env: Record<string, string> = {}, port = 0): Promise<RunningService> {
-  const database = createTestDatabase();
+export async function startService(
+  env: Record<string, string> = {},
+  port = 0,
+  database: TestDatabase = createTestDatabase(),
+): Promise<RunningService> {
   const storage = await database.open();
   const clock = createClock();
   const config = loadConfig({

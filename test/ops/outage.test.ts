@@ -319,18 +319,18 @@ describe('PostgreSQL goes away', { skip: onPostgres ? false : 'needs DATABASE_UR
       clearInterval(cutter);
     }
     assert.ok(issued > 0, 'some refreshes got through between the cuts');
-    // Each rotation is one transaction: at most one live refresh token per (app, enrollee) family.
+    // Each rotation is one statement on the family's row, and consent and exchange end the pair's other
+    // families: at most one live family per (app, enrollee).
     const live = await running.service.storage.db
-      .selectFrom('refresh_tokens')
-      .select(['family_id'])
+      .selectFrom('token_families')
+      .select(['enrollee_id'])
       .where('client_id', '=', fresh.clientId)
-      .where('used_at', 'is', null)
       .where('revoked_at', 'is', null)
       .execute();
-    const perFamily = new Map<string, number>();
-    for (const row of live) perFamily.set(row.family_id, (perFamily.get(row.family_id) ?? 0) + 1);
-    for (const [family, count] of perFamily)
-      assert.equal(count, 1, `family ${family}: ${count} live refresh tokens`);
+    const perPair = new Map<string, number>();
+    for (const row of live) perPair.set(row.enrollee_id, (perPair.get(row.enrollee_id) ?? 0) + 1);
+    for (const [enrollee, count] of perPair)
+      assert.equal(count, 1, `enrollee ${enrollee}: ${count} live token families`);
     // The last token the client saw issued still works, unless its own refresh got no answer.
     const last = await refresh(running.url, fresh, current);
     if (!spentWithoutAnswer) assert.equal(last.status, 200, last.text);

@@ -2,11 +2,9 @@ import { sha256 } from '../../shared/crypto.js';
 import type { AccessTokenContext } from '../store/tokens.js';
 import type { AuthDeps } from './deps.js';
 import { detailError, TEXT } from './errors.js';
+import { familyOfToken, looksLikeOurToken } from './token-format.js';
 
 const CHALLENGE = 'Bearer realm="api"';
-
-/** Our access tokens: 256-bit random values in base64url (shared/crypto.ts `randomToken`). */
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * A token was given but cannot be used (RFC 6750 §3.1 `invalid_token`, the reason in the challenge's
@@ -16,7 +14,7 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
  * too, so a newcomer is not sent looking for a missing header.
  */
 function invalidToken(token: string, description: string) {
-  return detailError(401, TOKEN_SHAPE.test(token) ? TEXT.notAuthenticated : description, {
+  return detailError(401, looksLikeOurToken(token) ? TEXT.notAuthenticated : description, {
     'www-authenticate': `${CHALLENGE}, error="invalid_token", error_description="${description}"`,
   });
 }
@@ -41,10 +39,14 @@ export async function authenticateBearer(
   }
   const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
   if (!match) throw detailError(401, TEXT.notAuthenticated, { 'www-authenticate': CHALLENGE });
-  const context = await deps.tokens.findAccessTokenContext(sha256(match[1]!));
+  const token = match[1]!;
+  const tokenHash = sha256(token);
+  const familyId = await familyOfToken(deps.tokens, token, tokenHash);
+  const context =
+    familyId === undefined ? undefined : await deps.tokens.findAccessTokenContext(familyId, tokenHash);
   const now = deps.now();
-  if (!context || context.revokedAt !== null) throw invalidToken(match[1]!, TEXT.invalidToken);
-  if (context.expiresAt <= now) throw invalidToken(match[1]!, TEXT.expiredToken);
+  if (!context || context.revoked) throw invalidToken(token, TEXT.invalidToken);
+  if (context.expiresAt <= now) throw invalidToken(token, TEXT.expiredToken);
   if (!context.appActive) throw detailError(401, TEXT.appInactive(context.appName));
   if (!context.hasGrant) throw detailError(403, TEXT.noPermission);
   if (context.grantExpiresAt !== null && context.grantExpiresAt <= now)

@@ -2,6 +2,9 @@ import type { Counters } from '../../shared/counters.js';
 import type { AppStore } from '../store/apps.js';
 import type { ConnectedAppStore } from '../store/connected-apps.js';
 import type { EnrolleeStore } from '../store/enrollees.js';
+import type { IdentityStore } from '../store/identities.js';
+import type { IdpRequestStore } from '../store/idp-requests.js';
+import type { IdentityProvider } from '../federation/identity-provider.js';
 import type { FhirStore } from '../../fhir/store/resources.js';
 import type { SessionStore } from '../store/sessions.js';
 import type { SigningKeyStore } from '../store/signing-keys.js';
@@ -15,6 +18,11 @@ export interface AuthDeps {
   apps: AppStore;
   enrollees: EnrolleeStore;
   sessions: SessionStore;
+  /** Identity-provider accounts linked to enrollees, and sign-ins pending at the IdP. */
+  identities: IdentityStore;
+  idpRequests: IdpRequestStore;
+  /** The plan's OpenID Connect identity provider (`IDP_*`); undefined when none is configured. */
+  identityProvider: IdentityProvider | undefined;
   tokens: TokenStore;
   signingKeys: SigningKeyStore;
   fhir: FhirStore;

@@ -23,12 +23,29 @@ export function detailError(status: number, detail: string, headers?: Record<str
   return jsonError(status, { detail }, headers);
 }
 
+/** A link an error page offers, e.g. to try again; `text` is a catalogue key or literal text. */
+export interface PageLink {
+  href: string;
+  text: string;
+}
+
 /**
  * An HTML page in the enrollee's language (`lang` when the flow already knows it, else the request's);
  * `message` is a catalogue key or literal text.
  */
-export function pageError(status: number, title: string, message: string, lang?: Language) {
-  return new HttpError(status, { kind: 'page', template: 'error', data: { title, message, lang } });
+export function pageError(
+  status: number,
+  title: string,
+  message: string,
+  lang?: Language,
+  link?: PageLink,
+  headers?: Record<string, string>,
+) {
+  return new HttpError(
+    status,
+    { kind: 'page', template: 'error', data: { title, message, lang, link } },
+    headers,
+  );
 }
 
 export const REAUTHORIZE =

@@ -3,12 +3,13 @@ import { jsonError } from '../../shared/errors.js';
 import type { App } from '../store/apps.js';
 import type { AuthDeps } from './deps.js';
 import { oauthError } from './errors.js';
+import { familyOfToken } from './token-format.js';
 
-async function liveTokenOwner(deps: AuthDeps, hash: string) {
-  const access = await deps.tokens.findAccessTokenOwner(hash);
-  if (access) return access.revoked ? undefined : access;
-  const refresh = await deps.tokens.findRefreshToken(hash);
-  return refresh && refresh.usedAt === null && refresh.revokedAt === null ? refresh : undefined;
+/** The family whose current access or refresh token `token` is, if any. */
+async function ownerOf(deps: AuthDeps, token: string) {
+  const hash = sha256(token);
+  const familyId = await familyOfToken(deps.tokens, token, hash);
+  return familyId === undefined ? undefined : deps.tokens.findTokenOwner(familyId, hash);
 }
 
 /**
@@ -21,14 +22,13 @@ export async function revokeTokenAndGrant(
   token: string | undefined,
 ): Promise<void> {
   if (!token) throw oauthError(400, 'invalid_request', 'Missing token parameter.');
-  const hash = sha256(token);
-  const owner = await liveTokenOwner(deps, hash);
+  const owner = await ownerOf(deps, token);
   // A token that is no longer live (revoked, rotated, or of a replaced family) changes nothing: ending the
   // grant through it would cut off the enrollee's current consent (RFC 7009 §2.2: invalid tokens are ignored).
-  if (!owner || owner.clientId !== app.clientId) return;
+  if (!owner || !owner.live || owner.clientId !== app.clientId) return;
   const now = deps.now();
   const deleted = await deps.tokens.deleteGrant(app.clientId, owner.enrolleeId, 'revoked-by-app', now);
-  deps.audit('revoke', { client_id: app.clientId, token: logHandle(hash), grant_deleted: deleted });
+  deps.audit('revoke', { client_id: app.clientId, token: logHandle(sha256(token)), grant_deleted: deleted });
   if (deleted)
     deps.audit('grant_changed', { client_id: app.clientId, enrollee: owner.enrolleeId, action: 'revoked' });
 }
@@ -40,20 +40,11 @@ export async function revokeTokenAndGrant(
  */
 export async function revokeSingleToken(deps: AuthDeps, app: App, token: string | undefined): Promise<void> {
   if (!token) throw oauthError(400, 'invalid_request', 'Missing token parameter.');
-  const hash = sha256(token);
-  const now = deps.now();
-  const access = await deps.tokens.findAccessTokenOwner(hash);
-  if (access) {
-    if (access.clientId !== app.clientId) throw notYours();
-    await deps.tokens.revokeAccessToken(hash, now);
-    deps.audit('revoke', { client_id: app.clientId, token: logHandle(hash), kind: 'access_token' });
-    return;
-  }
-  const refresh = await deps.tokens.findRefreshToken(hash);
-  if (!refresh) return;
-  if (refresh.clientId !== app.clientId) throw notYours();
-  await deps.tokens.revokeRefreshToken(refresh, now);
-  deps.audit('revoke', { client_id: app.clientId, token: logHandle(hash), kind: 'refresh_token' });
+  const owner = await ownerOf(deps, token);
+  if (!owner) return;
+  if (owner.clientId !== app.clientId) throw notYours();
+  await deps.tokens.revokeFamily(owner.familyId, deps.now());
+  deps.audit('revoke', { client_id: app.clientId, token: logHandle(sha256(token)), kind: owner.kind });
 }
 
 function notYours() {

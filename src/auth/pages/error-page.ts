@@ -9,6 +9,13 @@ function otherLanguageUrl(url: string, current: 'en' | 'es'): string {
   return `${parsed.pathname}${parsed.search}`;
 }
 
+function pageLink(value: unknown): { href: string; text: string } | undefined {
+  const link = value as { href?: unknown; text?: unknown } | undefined;
+  return typeof link?.href === 'string' && typeof link.text === 'string'
+    ? { href: link.href, text: link.text }
+    : undefined;
+}
+
 /** Renders the error page for the HTTP kernel, in the language the request asks for. */
 export function renderErrorForRequest(
   request: FastifyRequest,
@@ -29,5 +36,6 @@ export function renderErrorForRequest(
     String(data.title ?? ''),
     String(data.message ?? ''),
     request.method === 'GET' ? otherLanguageUrl(request.url, lang) : undefined,
+    pageLink(data.link),
   );
 }

@@ -62,6 +62,21 @@ const en = {
   appInactive: 'This application, {app}, is temporarily inactive.',
   redirectMissing: 'The app did not give its redirect URI.',
   redirectMismatch: 'The redirect URI does not match the ones registered for the app.',
+  signInWith: 'Sign in with {label}',
+  testAccounts: 'Or log in with a sandbox test account:',
+  signInNotConfigured:
+    'Sign-in is not available yet: this health plan has not connected its member sign-in service. Please contact the health plan.',
+  idpUnavailable:
+    "Your health plan's sign-in service cannot be reached right now. Please try again in a few minutes.",
+  idpStateInvalid:
+    'This sign-in does not match a request started in this browser, was already used, or has expired. Return to the app and start again.',
+  idpSignInFailed: "Your health plan's sign-in service did not complete the sign-in. Please try again.",
+  idpTokenInvalid:
+    "The answer from your health plan's sign-in service could not be verified, so you were not signed in. Please try again.",
+  idpNoClaimsData:
+    'You signed in, but no health plan claims data is linked to your account, so no app can be given access to it. Please contact your health plan.',
+  idpCancelled: 'Sign-in was cancelled.',
+  tryAgain: 'Try again',
 };
 
 type Catalogue = typeof en;
@@ -128,6 +143,22 @@ const es: Catalogue = {
   appInactive: 'La aplicación {app} está inactiva temporalmente.',
   redirectMissing: 'La aplicación no indicó su URI de redirección.',
   redirectMismatch: 'La URI de redirección no coincide con las registradas para la aplicación.',
+  signInWith: 'Iniciar sesión con {label}',
+  testAccounts: 'O inicie sesión con una cuenta de prueba del sandbox:',
+  signInNotConfigured:
+    'El inicio de sesión todavía no está disponible: este plan de salud aún no ha conectado su servicio de inicio de sesión para afiliados. Comuníquese con el plan de salud.',
+  idpUnavailable:
+    'No es posible comunicarse en este momento con el servicio de inicio de sesión de su plan de salud. Inténtelo de nuevo en unos minutos.',
+  idpStateInvalid:
+    'Este inicio de sesión no corresponde a una solicitud iniciada en este navegador, ya se usó o venció. Regrese a la aplicación y comience de nuevo.',
+  idpSignInFailed:
+    'El servicio de inicio de sesión de su plan de salud no completó el inicio de sesión. Inténtelo de nuevo.',
+  idpTokenInvalid:
+    'No se pudo verificar la respuesta del servicio de inicio de sesión de su plan de salud, por lo que no se inició su sesión. Inténtelo de nuevo.',
+  idpNoClaimsData:
+    'Inició sesión, pero no hay datos de reclamos del plan de salud vinculados a su cuenta, por lo que no se puede dar acceso a ninguna aplicación. Comuníquese con su plan de salud.',
+  idpCancelled: 'Se canceló el inicio de sesión.',
+  tryAgain: 'Intentar de nuevo',
 };
 
 const catalogues: Record<Language, Catalogue> = { en, es };

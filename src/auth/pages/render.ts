@@ -41,13 +41,17 @@ function pageMessage(lang: Language, message: string): string {
   return message;
 }
 
-/** The error page: `message` may be a catalogue key (translated) or literal text from the protocol. */
+/**
+ * The error page: `message` may be a catalogue key (translated) or literal text from the protocol; `link`
+ * (its text a catalogue key) is offered below it, e.g. to try again.
+ */
 export function renderErrorPage(
   lang: Language,
   status: number,
   heading: string,
   message: string,
   switchUrl?: string,
+  link?: { href: string; text: string },
 ): string {
   const t = translator(lang);
   return renderPage('error', lang, {
@@ -56,5 +60,6 @@ export function renderErrorPage(
     status,
     heading,
     message: pageMessage(lang, message),
+    link: link && { href: link.href, text: pageMessage(lang, link.text) },
   });
 }

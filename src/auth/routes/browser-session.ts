@@ -18,6 +18,19 @@ export function loginCsrfCookie(deps: AuthDeps): string {
   return deps.settings.secureCookies ? '__Host-oe_login_csrf' : 'oe_login_csrf';
 }
 
+/** Binds a sign-in at the identity provider to the browser that started it (RFC 9700 §4.7.1). */
+export function idpBindingCookie(deps: AuthDeps): string {
+  return deps.settings.secureCookies ? '__Host-oe_idp' : 'oe_idp';
+}
+
+/** Only our own authorize and connected-apps pages may follow a login: no open redirect. */
+export function safeNext(next: string | undefined): string | undefined {
+  // Printable ASCII but the backslash: anything else cannot go into a Location header as it is.
+  if (!next || !/^\/v2\/(o\/authorize|accounts\/connected-apps)[\x21-\x5b\x5d-\x7e]*$/.test(next))
+    return undefined;
+  return next;
+}
+
 /** The enrollee logged in on this browser, with the session secret its CSRF tokens derive from. */
 export async function currentEnrollee(deps: AuthDeps, request: FastifyRequest) {
   const secret = request.cookies[sessionCookie(deps)];

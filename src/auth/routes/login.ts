@@ -8,22 +8,16 @@ import { logIn } from '../oauth/login.js';
 import type { Language } from '../oauth/language.js';
 import { translator } from '../pages/i18n.js';
 import { renderPage } from '../pages/render.js';
+import { startUrl } from '../federation/start.js';
 import {
   cookieOptions,
   csrfMatches,
   loginCsrfCookie,
   pageLanguage,
+  safeNext,
   startSession,
   switchLanguageUrl,
 } from './browser-session.js';
-
-/** Only our own authorize and connected-apps pages may follow a login: no open redirect. */
-function safeNext(next: string | undefined): string | undefined {
-  // Printable ASCII but the backslash: anything else cannot go into a Location header as it is.
-  if (!next || !/^\/v2\/(o\/authorize|accounts\/connected-apps)[\x21-\x5b\x5d-\x7e]*$/.test(next))
-    return undefined;
-  return next;
-}
 
 interface LoginView {
   next: string;
@@ -33,8 +27,10 @@ interface LoginView {
 }
 
 /**
- * The login form carries a double-submit CSRF token: a random value in an HttpOnly SameSite cookie that
- * the posted form must repeat (there is no session yet to derive one from).
+ * The login page: "Sign in with <plan>" when an identity provider is configured, and in sandbox mode the
+ * test-account form; production without an identity provider says sign-in is not available (503). The
+ * form carries a double-submit CSRF token: a random value in an HttpOnly SameSite cookie that the posted
+ * form must repeat (there is no session yet to derive one from).
  */
 function showLogin(
   deps: AuthDeps,
@@ -43,8 +39,10 @@ function showLogin(
   lang: Language,
   view: LoginView,
 ) {
+  const { sandbox } = deps.settings;
+  const idp = deps.identityProvider;
   const csrf = request.cookies[loginCsrfCookie(deps)] ?? randomToken();
-  reply.setCookie(loginCsrfCookie(deps), csrf, cookieOptions(deps, 3600));
+  if (sandbox) reply.setCookie(loginCsrfCookie(deps), csrf, cookieOptions(deps, 3600));
   const html = renderPage('login', lang, {
     title: translator(lang)('loginTitle'),
     switchUrl: switchLanguageUrl(request, lang),
@@ -52,10 +50,11 @@ function showLogin(
     next: view.next,
     username: view.username,
     error: view.error,
-    sandbox: deps.settings.sandbox,
+    sandbox,
+    idp: idp && { label: idp.settings.label[lang], startUrl: startUrl(view.next, lang) },
   });
   return reply
-    .status(view.status)
+    .status(!sandbox && !idp ? 503 : view.status)
     .header('cache-control', 'no-store')
     .type('text/html; charset=utf-8')
     .send(html);
@@ -75,6 +74,8 @@ export function registerLoginRoutes(app: App, deps: AuthDeps): void {
     });
   });
 
+  // Password accounts are the sandbox's test enrollees; in production members sign in at the plan's IdP.
+  if (!deps.settings.sandbox) return;
   app.post('/v2/accounts/login', { config, schema }, async (request, reply) => {
     const form = formBody(request, (status, m) => pageError(status, 'invalid_request', m));
     const lang = pageLanguage(request, form.lang === 'es' || form.lang === 'en' ? form.lang : null);

@@ -1,4 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
+import { keptReads } from '../../storage/kept-reads.js';
+import { preparedQuery } from '../../storage/prepared.js';
 import type { Database, AppsTable } from '../../storage/schema.js';
 
 export type DataAccessType = 'ONE_TIME' | 'THIRTEEN_MONTH' | 'RESEARCH_STUDY';
@@ -46,7 +48,16 @@ export function toApp(row: Selectable<AppsTable>): App {
 
 export class DuplicateAppNameError extends Error {}
 
-export function createAppStore(db: Kysely<Database>) {
+/**
+ * OAuth clients. Every token request looks its client up: the rows read are kept between writes
+ * (storage/kept-reads.ts), so an app deactivated or deleted by the CLI or another instance is refused from
+ * the next request on. `apps` is written only through this store, and each write here forgets what was kept.
+ */
+export function createAppStore(db: Kysely<Database>, changeCounter?: () => number) {
+  const kept = keptReads<App | undefined>(db, 'apps', changeCounter);
+  const findById = preparedQuery<'clientId', Selectable<AppsTable>>(db, (p) =>
+    db.selectFrom('apps').selectAll().where('client_id', '=', p('clientId')),
+  );
   return {
     async insertApp(app: NewApp, now: number): Promise<App> {
       const nameKey = app.name.trim().toLowerCase();
@@ -78,6 +89,7 @@ export function createAppStore(db: Kysely<Database>) {
             updated_at: now,
           })
           .execute();
+        kept.forget();
       } catch (error) {
         // Two registrations of one name at once: the unique index decides.
         if (/unique/i.test(String((error as Error).message))) {
@@ -89,12 +101,10 @@ export function createAppStore(db: Kysely<Database>) {
     },
 
     async findApp(clientId: string): Promise<App | undefined> {
-      const row = await db
-        .selectFrom('apps')
-        .selectAll()
-        .where('client_id', '=', clientId)
-        .executeTakeFirst();
-      return row ? toApp(row) : undefined;
+      return kept.get(clientId, async () => {
+        const row = (await findById({ clientId })).rows[0];
+        return row ? toApp(row) : undefined;
+      });
     },
 
     async listApps(): Promise<App[]> {
@@ -108,12 +118,14 @@ export function createAppStore(db: Kysely<Database>) {
         .set({ active: active ? 1 : 0, updated_at: now })
         .where('client_id', '=', clientId)
         .executeTakeFirst();
+      kept.forget();
       return result.numUpdatedRows > 0n;
     },
 
     /** Deletes the app; its codes, grants and tokens go with it (foreign keys cascade). */
     async deleteApp(clientId: string): Promise<boolean> {
       const result = await db.deleteFrom('apps').where('client_id', '=', clientId).executeTakeFirst();
+      kept.forget();
       return result.numDeletedRows > 0n;
     },
   };

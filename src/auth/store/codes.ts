@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import type { DialectCapabilities } from '../../storage/dialect.js';
 import { instant } from '../../storage/columns.js';
 import type { Database } from '../../storage/schema.js';
-import type { AuthCode, NewAccessToken, NewRefreshToken } from './token-types.js';
-import { insertTokens, lockLiveGrant, revokePairTokens, revokeTokens } from './token-writes.js';
+import type { AuthCode, NewTokenFamily } from './token-types.js';
+import { insertFamily, lockLiveGrant, revokePairFamilies } from './token-writes.js';
 
-/** Authorization codes: looked up, redeemed once, and their token family revoked on reuse. */
+/** Authorization codes: looked up and redeemed once. */
 export function createCodeStore(db: Kysely<Database>, dialect: DialectCapabilities) {
   return {
     async findCode(codeHash: string): Promise<AuthCode | undefined> {
@@ -33,18 +33,17 @@ export function createCodeStore(db: Kysely<Database>, dialect: DialectCapabiliti
 
     /**
      * Exchanges a code for tokens in one transaction: with the pair's grant locked and still live, marks the
-     * code used (only one caller can), makes the new tokens the pair's only live family, and aligns the
+     * code used (only one caller can), makes the new family the pair's only live one, and aligns the
      * grant's expiry. False when the code was spent or the grant is gone.
      */
     async redeemCode(
       codeHash: string,
-      access: NewAccessToken,
-      refresh: NewRefreshToken | undefined,
+      family: NewTokenFamily,
       grantExpiresAt: number | null | 'keep',
       now: number,
     ): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
-        if (!(await lockLiveGrant(trx, dialect, access.clientId, access.enrolleeId, now))) return false;
+        if (!(await lockLiveGrant(trx, dialect, family.clientId, family.enrolleeId, now))) return false;
         const spent = await trx
           .updateTable('auth_codes')
           .set({ used_at: now })
@@ -52,23 +51,18 @@ export function createCodeStore(db: Kysely<Database>, dialect: DialectCapabiliti
           .where('used_at', 'is', null)
           .executeTakeFirst();
         if (spent.numUpdatedRows === 0n) return false;
-        await revokePairTokens(trx, access.clientId, access.enrolleeId, now);
-        await insertTokens(trx, access, refresh, now);
+        await revokePairFamilies(trx, family.clientId, family.enrolleeId, now);
+        await insertFamily(trx, family, now);
         if (grantExpiresAt !== 'keep') {
           await trx
             .updateTable('grants')
             .set({ expires_at: grantExpiresAt, updated_at: now })
-            .where('client_id', '=', access.clientId)
-            .where('enrollee_id', '=', access.enrolleeId)
+            .where('client_id', '=', family.clientId)
+            .where('enrollee_id', '=', family.enrolleeId)
             .execute();
         }
         return true;
       });
-    },
-
-    /** RFC 6749 §4.1.2: a code presented twice revokes the tokens issued from it. */
-    async revokeFamily(familyId: string, now: number): Promise<void> {
-      await db.transaction().execute((trx) => revokeTokens(trx, { family_id: familyId }, now));
     },
   };
 }

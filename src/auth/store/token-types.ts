@@ -1,4 +1,4 @@
-/** Shapes of codes, grants and tokens as the token stores hand them to the domain. */
+/** Shapes of codes, grants and token families as the token stores hand them to the domain. */
 
 export interface AuthCode {
   codeHash: string;
@@ -25,47 +25,60 @@ export interface Grant {
   expiresAt: number | null;
 }
 
-export interface NewAccessToken {
-  tokenHash: string;
-  clientId: string;
-  enrolleeId: string;
-  familyId: string;
-  scope: string;
-  expiresAt: number;
+/** The tokens a family holds from now on, as hashes (the tokens themselves are never stored). */
+export interface TokenHashes {
+  accessHash: string;
+  accessExpiresAt: number;
+  /** Null for apps that may not refresh (`10 hours`). */
+  refreshHash: string | null;
 }
 
-export interface NewRefreshToken {
-  tokenHash: string;
+/** A token family as a code exchange creates it. */
+export interface NewTokenFamily extends TokenHashes {
+  familyId: string;
   clientId: string;
   enrolleeId: string;
-  familyId: string;
-  accessTokenHash: string;
   scope: string;
   /** The login the family stems from (OIDC Core §12.2: a refreshed ID token keeps its `auth_time`). */
   authTime: number | null;
 }
 
-export interface RefreshTokenRecord extends NewRefreshToken {
-  usedAt: number | null;
-  revokedAt: number | null;
+/** What a refresh hands on: whose family it is, its scope and its grant's end. */
+export interface RotatedFamily {
+  familyId: string;
+  enrolleeId: string;
+  patientId: string;
+  scope: string;
+  authTime: number | null;
+  grantExpiresAt: number | null;
 }
 
-/** A refresh token with the grant of its pair (if any) and its enrollee's patient id, read in one query. */
-export interface RefreshTokenContext extends RefreshTokenRecord {
-  patientId: string;
+/** A family found by a refresh token, read to explain why a refresh was refused (or to narrow its scope). */
+export interface RefreshFamily extends RotatedFamily {
+  clientId: string;
+  /** The token presented is the family's current refresh token (not one it has replaced). */
+  current: boolean;
+  revoked: boolean;
   hasGrant: boolean;
-  grantExpiresAt: number | null;
+}
+
+/** Whose token a value is (RFC 7009 revocation), and whether it can still be used. */
+export interface TokenOwner {
+  familyId: string;
+  clientId: string;
+  enrolleeId: string;
+  kind: 'access_token' | 'refresh_token';
+  live: boolean;
 }
 
 /** An access token with what a data request needs to judge it: its app, its enrollee and their grant. */
 export interface AccessTokenContext {
-  tokenHash: string;
   clientId: string;
   enrolleeId: string;
   familyId: string;
   scope: string;
   expiresAt: number;
-  revokedAt: number | null;
+  revoked: boolean;
   appName: string;
   appActive: boolean;
   patientId: string;

@@ -1,71 +1,40 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DialectCapabilities } from '../../storage/dialect.js';
 import type { Database } from '../../storage/schema.js';
-import type { AuthCode, NewAccessToken, NewRefreshToken } from './token-types.js';
+import type { AuthCode, NewTokenFamily } from './token-types.js';
 
 /** Writes shared by the code, grant and token stores; each runs inside its caller's transaction. */
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
-type TokenTable = 'access_tokens' | 'refresh_tokens';
-type TokenFilter = Partial<Record<'client_id' | 'enrollee_id' | 'family_id' | 'token_hash', string>>;
-
-/** Marks the live tokens matching every column of `filter` revoked, in each of `tables`. */
-export async function revokeTokens(
-  db: Db,
-  filter: TokenFilter,
-  now: number,
-  tables: readonly TokenTable[] = ['access_tokens', 'refresh_tokens'],
-): Promise<void> {
-  for (const table of tables) {
-    let update = db.updateTable(table).set({ revoked_at: now }).where('revoked_at', 'is', null);
-    for (const [column, value] of Object.entries(filter)) {
-      update = update.where(column as keyof TokenFilter, '=', value);
-    }
-    await update.execute();
-  }
-}
-
-export function revokePairTokens(db: Db, clientId: string, enrolleeId: string, now: number): Promise<void> {
-  return revokeTokens(db, { client_id: clientId, enrollee_id: enrolleeId }, now);
-}
-
-export async function insertTokens(
-  db: Db,
-  access: NewAccessToken,
-  refresh: NewRefreshToken | undefined,
-  now: number,
-) {
+/** One token family per app and enrollee: a new consent or code exchange ends the pair's live family. */
+export async function revokePairFamilies(db: Db, clientId: string, enrolleeId: string, now: number) {
   await db
-    .insertInto('access_tokens')
+    .updateTable('token_families')
+    .set({ revoked_at: now })
+    .where('client_id', '=', clientId)
+    .where('enrollee_id', '=', enrolleeId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function insertFamily(db: Db, family: NewTokenFamily, now: number) {
+  await db
+    .insertInto('token_families')
     .values({
-      token_hash: access.tokenHash,
-      client_id: access.clientId,
-      enrollee_id: access.enrolleeId,
-      family_id: access.familyId,
-      scope: access.scope,
+      family_id: family.familyId,
+      client_id: family.clientId,
+      enrollee_id: family.enrolleeId,
+      scope: family.scope,
+      auth_time: family.authTime,
+      access_hash: family.accessHash,
+      access_expires_at: family.accessExpiresAt,
+      refresh_hash: family.refreshHash,
       created_at: now,
-      expires_at: access.expiresAt,
+      rotated_at: now,
       revoked_at: null,
     })
     .execute();
-  if (refresh) {
-    await db
-      .insertInto('refresh_tokens')
-      .values({
-        token_hash: refresh.tokenHash,
-        client_id: refresh.clientId,
-        enrollee_id: refresh.enrolleeId,
-        family_id: refresh.familyId,
-        access_token_hash: refresh.accessTokenHash,
-        scope: refresh.scope,
-        created_at: now,
-        used_at: null,
-        revoked_at: null,
-        auth_time: refresh.authTime,
-      })
-      .execute();
-  }
 }
 
 /**
@@ -85,7 +54,7 @@ export async function deleteGrantIn(
     .where('enrollee_id', '=', enrolleeId)
     .returningAll()
     .executeTakeFirst();
-  await revokePairTokens(trx, clientId, enrolleeId, now);
+  await revokePairFamilies(trx, clientId, enrolleeId, now);
   await spendPairCodes(trx, clientId, enrolleeId, now);
   if (!grant) return false;
   await trx

@@ -1,128 +1,211 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import { constantTimeEqual } from '../../shared/crypto.js';
 import type { DialectCapabilities } from '../../storage/dialect.js';
 import { instant } from '../../storage/columns.js';
-import type { Database, RefreshTokensTable } from '../../storage/schema.js';
+import { preparedQuery } from '../../storage/prepared.js';
+import type { Database } from '../../storage/schema.js';
 import { createCodeStore } from './codes.js';
 import { createGrantStore } from './grants.js';
 import type {
   AccessTokenContext,
-  NewAccessToken,
-  NewRefreshToken,
-  RefreshTokenContext,
-  RefreshTokenRecord,
+  TokenHashes,
+  RefreshFamily,
+  RotatedFamily,
+  TokenOwner,
 } from './token-types.js';
-import { insertTokens, lockLiveGrant, revokeTokens } from './token-writes.js';
 
 export type * from './token-types.js';
 
-function toRefreshToken(row: Selectable<RefreshTokensTable>): RefreshTokenRecord {
-  return {
-    tokenHash: row.token_hash,
-    clientId: row.client_id,
-    enrolleeId: row.enrollee_id,
-    familyId: row.family_id,
-    accessTokenHash: row.access_token_hash,
-    scope: row.scope,
-    authTime: instant(row.auth_time),
-    usedAt: instant(row.used_at),
-    revokedAt: instant(row.revoked_at),
-  };
+type FamilyScope = ExpressionBuilder<Database, 'token_families'>;
+
+/** The patient of the family's enrollee, as a subquery. */
+function patientOf(eb: FamilyScope) {
+  return eb
+    .selectFrom('enrollees')
+    .select('enrollees.patient_id')
+    .whereRef('enrollees.id', '=', 'token_families.enrollee_id');
 }
 
-/** Access and refresh tokens: looked up with their context, rotated, revoked, purged. */
-function createAccessStore(db: Kysely<Database>, dialect: DialectCapabilities) {
+/** The family's data access grant (app and enrollee), as a subquery. */
+function grantOf(eb: FamilyScope) {
+  return eb
+    .selectFrom('grants')
+    .whereRef('grants.client_id', '=', 'token_families.client_id')
+    .whereRef('grants.enrollee_id', '=', 'token_families.enrollee_id');
+}
+
+type RotateParams =
+  'familyId' | 'spentHash' | 'clientId' | 'now' | 'accessHash' | 'accessExpiresAt' | 'refreshHash' | 'scope';
+
+/** A stored hash and a presented token's hash, compared in constant time; no hash matches nothing. */
+function sameHash(stored: string | null, presented: string): boolean {
+  return stored !== null && constantTimeEqual(stored, presented);
+}
+
+/**
+ * Token families: one row per authorization an app holds, with the hashes of its current access and refresh
+ * tokens. Every lookup is by the family id the token names (migration 0012): a refresh replaces both hashes
+ * in one statement, a Bearer check reads one row.
+ */
+function createFamilyStore(db: Kysely<Database>) {
+  /**
+   * Seed "Token request: refresh", "States and transitions": a refresh token is single use — it must be the
+   * family's current one, of this app, the family not revoked and its grant live. One conditional update:
+   * on PostgreSQL the row lock lets exactly one of two concurrent refreshes with the same token match (the
+   * other re-reads the row and no longer finds the hash); SQLite runs statements one at a time. The hashes
+   * are compared by the database here: they are SHA-256 digests of 256-bit secrets, so how long a mismatch
+   * takes tells nothing that helps to forge one.
+   */
+  const rotate = preparedQuery<RotateParams, RotatedRow>(db, (p) =>
+    db
+      .updateTable('token_families')
+      .set((eb) => ({
+        access_hash: p('accessHash'),
+        access_expires_at: p('accessExpiresAt'),
+        refresh_hash: p('refreshHash'),
+        scope: eb.fn.coalesce(eb.val<string | null>(p('scope')), eb.ref('scope')),
+        rotated_at: p('now'),
+      }))
+      .where('family_id', '=', p('familyId'))
+      .where('refresh_hash', '=', p('spentHash'))
+      .where('client_id', '=', p('clientId'))
+      .where('revoked_at', 'is', null)
+      .where((eb) =>
+        eb.exists(
+          grantOf(eb)
+            .select('grants.id')
+            .where((g) => g.or([g('grants.expires_at', 'is', null), g('grants.expires_at', '>', p('now'))])),
+        ),
+      )
+      .returning((eb) => [
+        'family_id',
+        'enrollee_id',
+        'scope',
+        'auth_time',
+        patientOf(eb).as('patient_id'),
+        grantOf(eb).select('grants.expires_at').as('grant_expires_at'),
+      ]),
+  );
+
+  /** RFC 6750 §2.1: a family with what a data request needs: its app, its enrollee and their grant. */
+  const accessContext = preparedQuery<'familyId', AccessRow>(db, (p) =>
+    db
+      .selectFrom('token_families as f')
+      .innerJoin('apps as a', 'a.client_id', 'f.client_id')
+      .innerJoin('enrollees as e', 'e.id', 'f.enrollee_id')
+      .leftJoin('grants as g', (join) =>
+        join.onRef('g.client_id', '=', 'f.client_id').onRef('g.enrollee_id', '=', 'f.enrollee_id'),
+      )
+      .select([
+        'f.family_id',
+        'f.client_id',
+        'f.enrollee_id',
+        'f.scope',
+        'f.access_hash',
+        'f.access_expires_at',
+        'f.revoked_at',
+        'a.name as app_name',
+        'a.active as app_active',
+        'e.patient_id',
+        'e.given_name',
+        'e.family_name',
+        'e.email',
+        'g.id as grant_id',
+        'g.expires_at as grant_expires_at',
+      ])
+      .where('f.family_id', '=', p('familyId')),
+  );
+
   return {
-    async findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined> {
+    /**
+     * Spends `spentHash` and gives its family the next tokens (and, when `scope` is given, that narrower
+     * scope). Undefined when the refresh is refused; `findRefreshFamily` then tells why.
+     */
+    async rotateRefreshToken(
+      familyId: string,
+      spentHash: string,
+      clientId: string,
+      next: TokenHashes,
+      scope: string | null,
+      now: number,
+    ): Promise<RotatedFamily | undefined> {
+      const { rows } = await rotate({ familyId, spentHash, clientId, now, scope, ...next });
+      const row = rows[0];
+      if (!row) return undefined;
+      return {
+        familyId: row.family_id,
+        enrolleeId: row.enrollee_id,
+        patientId: row.patient_id,
+        scope: row.scope,
+        authTime: instant(row.auth_time),
+        grantExpiresAt: instant(row.grant_expires_at),
+      };
+    },
+
+    /** The family the upgrade to named families recorded for a token issued before it (migration 0012). */
+    async findLegacyFamily(tokenHash: string): Promise<string | undefined> {
       const row = await db
-        .selectFrom('refresh_tokens')
-        .selectAll()
+        .selectFrom('legacy_tokens')
+        .select('family_id')
         .where('token_hash', '=', tokenHash)
         .executeTakeFirst();
-      return row ? toRefreshToken(row) : undefined;
+      return row?.family_id;
     },
 
     /**
-     * Rotates a refresh token: the old one is spent (exactly one concurrent caller wins), its access token
-     * revoked, the new pair stored — all or nothing. False when the old token was already spent or revoked.
+     * A family as a refused refresh needs it explained: `current` says whether the token presented is the
+     * family's live refresh token (or one it has replaced).
      */
-    async rotateRefreshToken(
-      old: RefreshTokenRecord,
-      access: NewAccessToken,
-      refresh: NewRefreshToken,
-      now: number,
-    ): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
-        if (!(await lockLiveGrant(trx, dialect, old.clientId, old.enrolleeId, now))) return false;
-        const spent = await trx
-          .updateTable('refresh_tokens')
-          .set({ used_at: now })
-          .where('token_hash', '=', old.tokenHash)
-          .where('used_at', 'is', null)
-          .where('revoked_at', 'is', null)
-          .executeTakeFirst();
-        if (spent.numUpdatedRows === 0n) return false;
-        await revokeTokens(trx, { token_hash: old.accessTokenHash }, now, ['access_tokens']);
-        await insertTokens(trx, access, refresh, now);
-        return true;
-      });
-    },
-
-    async findRefreshTokenContext(tokenHash: string): Promise<RefreshTokenContext | undefined> {
+    async findRefreshFamily(familyId: string, tokenHash: string): Promise<RefreshFamily | undefined> {
       const row = await db
-        .selectFrom('refresh_tokens as t')
-        .innerJoin('enrollees as e', 'e.id', 't.enrollee_id')
+        .selectFrom('token_families as f')
+        .innerJoin('enrollees as e', 'e.id', 'f.enrollee_id')
         .leftJoin('grants as g', (join) =>
-          join.onRef('g.client_id', '=', 't.client_id').onRef('g.enrollee_id', '=', 't.enrollee_id'),
+          join.onRef('g.client_id', '=', 'f.client_id').onRef('g.enrollee_id', '=', 'f.enrollee_id'),
         )
-        .selectAll('t')
-        .select(['e.patient_id', 'g.id as grant_id', 'g.expires_at as grant_expires_at'])
-        .where('t.token_hash', '=', tokenHash)
+        .select([
+          'f.family_id',
+          'f.client_id',
+          'f.enrollee_id',
+          'f.scope',
+          'f.auth_time',
+          'f.refresh_hash',
+          'f.revoked_at',
+          'e.patient_id',
+          'g.id as grant_id',
+          'g.expires_at as grant_expires_at',
+        ])
+        .where('f.family_id', '=', familyId)
         .executeTakeFirst();
       if (!row) return undefined;
       return {
-        ...toRefreshToken(row),
+        familyId: row.family_id,
+        clientId: row.client_id,
+        enrolleeId: row.enrollee_id,
         patientId: row.patient_id,
+        scope: row.scope,
+        authTime: instant(row.auth_time),
+        current: sameHash(row.refresh_hash, tokenHash),
+        revoked: row.revoked_at !== null,
         hasGrant: row.grant_id !== null,
         grantExpiresAt: instant(row.grant_expires_at),
       };
     },
 
-    async findAccessTokenContext(tokenHash: string): Promise<AccessTokenContext | undefined> {
-      const row = await db
-        .selectFrom('access_tokens as t')
-        .innerJoin('apps as a', 'a.client_id', 't.client_id')
-        .innerJoin('enrollees as e', 'e.id', 't.enrollee_id')
-        .leftJoin('grants as g', (join) =>
-          join.onRef('g.client_id', '=', 't.client_id').onRef('g.enrollee_id', '=', 't.enrollee_id'),
-        )
-        .select([
-          't.token_hash',
-          't.client_id',
-          't.enrollee_id',
-          't.family_id',
-          't.scope',
-          't.expires_at',
-          't.revoked_at',
-          'a.name as app_name',
-          'a.active as app_active',
-          'e.patient_id',
-          'e.given_name',
-          'e.family_name',
-          'e.email',
-          'g.id as grant_id',
-          'g.expires_at as grant_expires_at',
-        ])
-        .where('t.token_hash', '=', tokenHash)
-        .executeTakeFirst();
-      if (!row) return undefined;
+    /** The family's context when `accessHash` is its current access token; undefined otherwise. */
+    async findAccessTokenContext(
+      familyId: string,
+      accessHash: string,
+    ): Promise<AccessTokenContext | undefined> {
+      const row = (await accessContext({ familyId })).rows[0];
+      if (!row || !sameHash(row.access_hash, accessHash)) return undefined;
       return {
-        tokenHash: row.token_hash,
         clientId: row.client_id,
         enrolleeId: row.enrollee_id,
         familyId: row.family_id,
         scope: row.scope,
-        expiresAt: Number(row.expires_at),
-        revokedAt: instant(row.revoked_at),
+        expiresAt: Number(row.access_expires_at),
+        revoked: row.revoked_at !== null,
         appName: row.app_name,
         appActive: row.app_active === 1,
         patientId: row.patient_id,
@@ -134,44 +217,46 @@ function createAccessStore(db: Kysely<Database>, dialect: DialectCapabilities) {
       };
     },
 
-    /** RFC 7009 for an access token: it dies, and so does the refresh token paired with it. */
-    async revokeAccessToken(tokenHash: string, now: number): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        await revokeTokens(trx, { token_hash: tokenHash }, now, ['access_tokens']);
-        await trx
-          .updateTable('refresh_tokens')
-          .set({ revoked_at: now })
-          .where('access_token_hash', '=', tokenHash)
-          .where('revoked_at', 'is', null)
-          .execute();
-      });
-    },
-
-    /** RFC 7009 for a refresh token: it dies with the access token issued beside it. */
-    async revokeRefreshToken(token: RefreshTokenRecord, now: number): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        await revokeTokens(trx, { token_hash: token.tokenHash }, now, ['refresh_tokens']);
-        await revokeTokens(trx, { token_hash: token.accessTokenHash }, now, ['access_tokens']);
-      });
-    },
-
-    /** Whose access token this is, and whether it is still part of a live family. */
-    async findAccessTokenOwner(
-      tokenHash: string,
-    ): Promise<{ clientId: string; enrolleeId: string; revoked: boolean } | undefined> {
+    /** RFC 7009 §2.1: whose token this is, when it is the family's current access or refresh token. */
+    async findTokenOwner(familyId: string, tokenHash: string): Promise<TokenOwner | undefined> {
       const row = await db
-        .selectFrom('access_tokens')
-        .select(['client_id', 'enrollee_id', 'revoked_at'])
-        .where('token_hash', '=', tokenHash)
+        .selectFrom('token_families')
+        .select(['family_id', 'client_id', 'enrollee_id', 'access_hash', 'refresh_hash', 'revoked_at'])
+        .where('family_id', '=', familyId)
         .executeTakeFirst();
-      return row
-        ? { clientId: row.client_id, enrolleeId: row.enrollee_id, revoked: row.revoked_at !== null }
-        : undefined;
+      if (!row) return undefined;
+      const kind = sameHash(row.access_hash, tokenHash)
+        ? 'access_token'
+        : sameHash(row.refresh_hash, tokenHash)
+          ? 'refresh_token'
+          : undefined;
+      if (!kind) return undefined;
+      return {
+        familyId: row.family_id,
+        clientId: row.client_id,
+        enrolleeId: row.enrollee_id,
+        kind,
+        live: row.revoked_at === null,
+      };
     },
 
     /**
-     * Deletes what can no longer be used: codes and access tokens a day past expiry, refresh tokens 30 days
-     * after they were spent or revoked (kept that long so a replayed one still answers `invalid_grant`).
+     * Ends a family: its access and refresh token stop working together (RFC 7009 §2.1 for either token; RFC
+     * 6749 §4.1.2 for the tokens of a code used twice).
+     */
+    async revokeFamily(familyId: string, now: number): Promise<void> {
+      await db
+        .updateTable('token_families')
+        .set({ revoked_at: now })
+        .where('family_id', '=', familyId)
+        .where('revoked_at', 'is', null)
+        .execute();
+    },
+
+    /**
+     * Deletes what can no longer be used: codes a day past expiry, families of `10 hours` apps a day after
+     * their access token expired, and revoked families after 30 days (kept that long so a replayed refresh
+     * token still answers `invalid_grant`).
      */
     async purgeStale(now: number): Promise<void> {
       const day = 86_400_000;
@@ -180,15 +265,43 @@ function createAccessStore(db: Kysely<Database>, dialect: DialectCapabilities) {
         .where('expires_at', '<', now - day)
         .execute();
       await db
-        .deleteFrom('access_tokens')
-        .where('expires_at', '<', now - day)
-        .execute();
-      await db
-        .deleteFrom('refresh_tokens')
-        .where((eb) => eb.or([eb('revoked_at', '<', now - 30 * day), eb('used_at', '<', now - 30 * day)]))
+        .deleteFrom('token_families')
+        .where((eb) =>
+          eb.or([
+            eb('revoked_at', '<', now - 30 * day),
+            eb.and([eb('refresh_hash', 'is', null), eb('access_expires_at', '<', now - day)]),
+          ]),
+        )
         .execute();
     },
   };
+}
+
+interface RotatedRow {
+  family_id: string;
+  enrollee_id: string;
+  scope: string;
+  auth_time: number | string | null;
+  patient_id: string;
+  grant_expires_at: number | string | null;
+}
+
+interface AccessRow {
+  family_id: string;
+  client_id: string;
+  enrollee_id: string;
+  scope: string;
+  access_hash: string;
+  access_expires_at: number | string;
+  revoked_at: number | string | null;
+  app_name: string;
+  app_active: number;
+  patient_id: string;
+  given_name: string;
+  family_name: string;
+  email: string | null;
+  grant_id: string | null;
+  grant_expires_at: number | string | null;
 }
 
 /** Everything the authorization service stores about codes, grants and tokens, as one store. */
@@ -196,7 +309,7 @@ export function createTokenStore(db: Kysely<Database>, dialect: DialectCapabilit
   return {
     ...createCodeStore(db, dialect),
     ...createGrantStore(db),
-    ...createAccessStore(db, dialect),
+    ...createFamilyStore(db),
   };
 }
 

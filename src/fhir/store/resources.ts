@@ -120,6 +120,23 @@ export function createFhirStore(db: Kysely<Database>) {
       return findReferenced(db, refs);
     },
 
+    /**
+     * Patients whose stored JSON holds `value` as a string anywhere: the candidates for a member identifier
+     * (the caller checks `identifier` itself). Bodies are stored as `JSON.stringify` writes them, so the
+     * value appears exactly as its JSON string; it is bound, with `%`, `_` and `\` escaped for `like`.
+     * A scan of the Patient rows: it runs once per member, at their first sign-in.
+     */
+    async findPatientsHolding(value: string): Promise<StoredResource[]> {
+      const pattern = `%${JSON.stringify(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const rows = await db
+        .selectFrom('fhir_resources')
+        .selectAll()
+        .where('resource_type', '=', 'Patient')
+        .where(sql<boolean>`body like ${pattern} escape '\\'`)
+        .execute();
+      return rows.map(storedResource);
+    },
+
     /** The resources of one type with these ids that exist (batch read; any order, duplicates once). */
     findResources(resourceType: string, ids: string[]): Promise<StoredResource[]> {
       return findReferenced(

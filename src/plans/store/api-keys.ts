@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { sha256 } from '../../shared/crypto.js';
 import { instant } from '../../storage/columns.js';
+import { keptReads } from '../../storage/kept-reads.js';
 import type { Database } from '../../storage/schema.js';
 
 export interface ApiKey {
@@ -37,39 +38,17 @@ function toKey(row: Database['api_keys']): ApiKey {
   };
 }
 
-/** Keys kept per process between writes (hash → key, or undefined for a key that does not exist). */
-const MAX_KEPT = 10_000;
-
-/**
- * Per database handle: what its key stores have read, and the write count of every store over it — so a
- * write through one store instance is seen by the others over the same connection.
- */
-const kept = new WeakMap<
-  Kysely<Database>,
-  { keys: Map<string, ApiKey | undefined>; version: number | undefined; writes: number }
->();
-
 /**
  * Plan-API keys, stored as SHA-256 of the key: the key itself is shown once, when created.
  *
- * Every plan-API request looks its key up. With `changeCounter` (SQLite's `PRAGMA data_version`, see
- * storage/connect.ts) the keys read are kept until anybody else commits to the database, and every write
- * here forgets them: a key revoked by the CLI or another instance is refused from the next request on,
- * as without the cache. `api_keys` is written only through this store. Without a counter (PostgreSQL)
- * every lookup reads the row.
+ * Every plan-API request looks its key up: the keys read are kept between writes (storage/kept-reads.ts),
+ * so a key revoked by the CLI or another instance is refused from the next request on. `api_keys` is
+ * written only through this store, and each write here forgets what was kept.
  */
 export function createApiKeyStore(db: Kysely<Database>, changeCounter?: () => number) {
   const findByHash = db.selectFrom('api_keys').selectAll().where('key_hash', '=', '').compile();
-  let cache = kept.get(db);
-  if (!cache) {
-    cache = { keys: new Map(), version: undefined, writes: 0 };
-    kept.set(db, cache);
-  }
-  const shared = cache;
-  const forget = () => {
-    shared.keys.clear();
-    shared.writes += 1;
-  };
+  const kept = keptReads<ApiKey | undefined>(db, 'api_keys', changeCounter);
+  const forget = () => kept.forget();
   return {
     async createKey(input: NewApiKey, now: number): Promise<{ key: string; record: ApiKey }> {
       const key = input.key ?? randomBytes(16).toString('hex');
@@ -117,24 +96,11 @@ export function createApiKeyStore(db: Kysely<Database>, changeCounter?: () => nu
     /** The key a request presents, if it exists at all (the caller checks revocation and expiry). */
     async findKey(key: string): Promise<ApiKey | undefined> {
       const hash = sha256(key);
-      if (changeCounter) {
-        const version = changeCounter();
-        if (version !== shared.version) {
-          shared.keys.clear();
-          shared.version = version;
-        }
-        if (shared.keys.has(hash)) return shared.keys.get(hash);
-      }
-      const writes = shared.writes;
-      // The query is built and compiled once, then run with the hash.
-      const { rows } = await db.executeQuery<Database['api_keys']>({ ...findByHash, parameters: [hash] });
-      const found = rows[0] ? toKey(rows[0]) : undefined;
-      // Not kept when this process wrote a key meanwhile: the row read may be the one before the write.
-      if (changeCounter && shared.writes === writes) {
-        if (shared.keys.size >= MAX_KEPT) shared.keys.clear();
-        shared.keys.set(hash, found);
-      }
-      return found;
+      return kept.get(hash, async () => {
+        // The query is built and compiled once, then run with the hash.
+        const { rows } = await db.executeQuery<Database['api_keys']>({ ...findByHash, parameters: [hash] });
+        return rows[0] ? toKey(rows[0]) : undefined;
+      });
     },
 
     async listKeys(): Promise<ApiKey[]> {

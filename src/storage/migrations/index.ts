@@ -9,6 +9,8 @@ import * as datasetDuration from './0007-dataset-duration.js';
 import * as coverage from './0008-coverage.js';
 import * as bulkAndPrices from './0009-bulk-and-prices.js';
 import * as openidConnect from './0010-openid-connect.js';
+import * as enrolleeIdentities from './0011-enrollee-identities.js';
+import * as tokenFamilies from './0012-token-families.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +24,6 @@ export const migrations: Record<string, Migration> = {
   '0008-coverage': coverage,
   '0009-bulk-and-prices': bulkAndPrices,
   '0010-openid-connect': openidConnect,
+  '0011-enrollee-identities': enrolleeIdentities,
+  '0012-token-families': tokenFamilies,
 };

@@ -57,7 +57,7 @@ export const authorizationCodeGrant: TokenGrant = {
     const grant = await deps.tokens.findGrant(app.clientId, code.enrolleeId);
     if (!enrollee || !grant) throw oauthError(400, 'invalid_grant');
 
-    const minted = mintTokens(deps, app, code, now);
+    const minted = mintTokens(deps, app, code.familyId, now);
     // Signed before the code is spent: a signing failure must not cost the client its code.
     const idToken = await idTokenFor(deps, code.scope, {
       clientId: app.clientId,
@@ -67,8 +67,16 @@ export const authorizationCodeGrant: TokenGrant = {
       accessToken: minted.accessToken,
     });
     // A `10 hours` grant lives exactly as long as its access token (decisions file).
-    const grantExpiresAt = app.dataAccessType === 'ONE_TIME' ? minted.access.expiresAt : 'keep';
-    if (!(await deps.tokens.redeemCode(code.codeHash, minted.access, minted.refresh, grantExpiresAt, now))) {
+    const grantExpiresAt = app.dataAccessType === 'ONE_TIME' ? minted.issued.accessExpiresAt : 'keep';
+    const family = {
+      familyId: code.familyId,
+      clientId: app.clientId,
+      enrolleeId: code.enrolleeId,
+      scope: code.scope,
+      authTime: code.authTime,
+      ...minted.issued,
+    };
+    if (!(await deps.tokens.redeemCode(code.codeHash, family, grantExpiresAt, now))) {
       // Lost a race for the code (or its grant went away meanwhile): whatever the winner got is revoked too.
       await deps.tokens.revokeFamily(code.familyId, now);
       throw oauthError(400, 'invalid_grant');
@@ -77,14 +85,14 @@ export const authorizationCodeGrant: TokenGrant = {
       grant_type: 'authorization_code',
       client_id: app.clientId,
       patient: enrollee.patientId,
-      token: logHandle(minted.access.tokenHash),
+      token: logHandle(minted.issued.accessHash),
       scope: code.scope,
     });
     return tokenResponse(app, {
       accessToken: minted.accessToken,
-      accessExpiresAt: minted.access.expiresAt,
+      accessExpiresAt: minted.issued.accessExpiresAt,
       // The remaining lifetime, in whole seconds (RFC 6749 §5.1; the seed's fraction is allowed, not required).
-      expiresIn: secondsUntil(minted.access.expiresAt, deps.now()),
+      expiresIn: secondsUntil(minted.issued.accessExpiresAt, deps.now()),
       scope: code.scope,
       refreshToken: minted.refreshToken,
       patientId: enrollee.patientId,

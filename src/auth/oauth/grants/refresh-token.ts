@@ -1,80 +1,131 @@
 import { logHandle, sha256 } from '../../../shared/crypto.js';
-import type { RefreshTokenContext } from '../../store/tokens.js';
+import type { App } from '../../store/apps.js';
+import type { RefreshFamily, RotatedFamily } from '../../store/tokens.js';
 import type { AuthDeps } from '../deps.js';
 import { oauthError, serviceError, TEXT } from '../errors.js';
 import { isSubScope, parseScope } from '../scopes.js';
 import { idTokenFor } from '../id-token.js';
 import { secondsUntil, tokenResponse } from '../token-response.js';
-import type { GrantRequest, TokenGrant } from './types.js';
-import { mintTokens } from './mint.js';
+import type { TokenGrant } from './types.js';
+import { familyOfToken, namedFamily } from '../token-format.js';
+import { mintTokens, type MintedTokens } from './mint.js';
 
-/** Seed "Token request: refresh" and "States and transitions"; research §1.5 for the order of checks. */
-async function findRefreshToken(deps: AuthDeps, { app, params }: GrantRequest): Promise<RefreshTokenContext> {
-  if (!params.refresh_token) throw serviceError(400, 'invalid_request', 'Missing refresh token parameter');
-  if (app.dataAccessType === 'ONE_TIME') throw serviceError(403, 'invalid_client', TEXT.noRefreshForApp);
-  const token = await deps.tokens.findRefreshTokenContext(sha256(params.refresh_token));
-  if (!token) throw oauthError(400, 'invalid_grant', 'Refresh token not found.');
-  if (token.clientId !== app.clientId)
+/**
+ * Why a refresh was refused, in the anchor's order of checks (research §1.5): unknown token, another app's
+ * token, grant gone, grant expired, a wider scope, then a spent or revoked token — which answers exactly
+ * `{"error":"invalid_grant"}` (decisions file). Returns the family when nothing is wrong with it.
+ */
+async function refusalOrFamily(
+  deps: AuthDeps,
+  app: App,
+  presented: string,
+  tokenHash: string,
+  requestedScope: string | undefined,
+  now: number,
+): Promise<{ family: RefreshFamily; scope: string | null }> {
+  const familyId = await familyOfToken(deps.tokens, presented, tokenHash);
+  const family =
+    familyId === undefined ? undefined : await deps.tokens.findRefreshFamily(familyId, tokenHash);
+  if (!family) throw oauthError(400, 'invalid_grant', 'Refresh token not found.');
+  if (family.clientId !== app.clientId)
     throw oauthError(400, 'invalid_grant', 'Token does not match client_id');
-  return token;
-}
-
-/** The data access grant must still exist and, for `13 months` apps, not have expired. */
-function checkGrant(token: RefreshTokenContext, now: number): void {
-  if (!token.hasGrant) throw serviceError(400, 'invalid_grant', TEXT.grantMissing);
-  if (token.grantExpiresAt !== null && token.grantExpiresAt <= now) {
+  if (!family.hasGrant) throw serviceError(400, 'invalid_grant', TEXT.grantMissing);
+  if (family.grantExpiresAt !== null && family.grantExpiresAt <= now) {
     throw serviceError(400, 'invalid_grant', TEXT.grantTimedOut);
   }
+  const scope = narrowedScope(family.scope, requestedScope);
+  if (!family.current || family.revoked) throw oauthError(400, 'invalid_grant');
+  return { family, scope };
 }
 
-/** RFC 6749 §6: a narrower scope may be asked for, never a wider one. */
-function narrowedScope(token: RefreshTokenContext, requested: string | undefined): string {
-  if (requested === undefined || requested.trim() === '') return token.scope;
-  const held = parseScope(token.scope);
+/** RFC 6749 §6: a narrower scope may be asked for, never a wider one. Null: the family keeps its scope. */
+function narrowedScope(held: string, requested: string | undefined): string | null {
+  if (!asksForScope(requested)) return null;
+  const heldScopes = parseScope(held);
   const wanted = parseScope(requested);
-  if (!wanted.every((s) => isSubScope(s, held))) throw oauthError(400, 'invalid_scope');
+  if (!wanted.every((s) => isSubScope(s, heldScopes))) throw oauthError(400, 'invalid_scope');
   return wanted.join(' ');
+}
+
+function asksForScope(requested: string | undefined): requested is string {
+  return requested !== undefined && requested.trim() !== '';
+}
+
+/**
+ * Seed "Token request: refresh" and "States and transitions". The common case — a refresh token that names
+ * its family, no new scope — is one statement that spends the token and stores the next pair, refused by the
+ * database when anything is wrong; only then (or for a scope change, or a token from before families were
+ * named) is the family read, to find the answer the anchor gives or the scope to narrow to.
+ */
+async function rotate(
+  deps: AuthDeps,
+  app: App,
+  presented: string,
+  tokenHash: string,
+  requestedScope: string | undefined,
+  now: number,
+): Promise<{ rotated: RotatedFamily; minted: MintedTokens }> {
+  const named = namedFamily(presented);
+  if (named !== undefined && !asksForScope(requestedScope)) {
+    const minted = mintTokens(deps, app, named, now);
+    const rotated = await deps.tokens.rotateRefreshToken(
+      named,
+      tokenHash,
+      app.clientId,
+      minted.issued,
+      null,
+      now,
+    );
+    if (rotated) return { rotated, minted };
+  }
+  const { family, scope } = await refusalOrFamily(deps, app, presented, tokenHash, requestedScope, now);
+  const minted = mintTokens(deps, app, family.familyId, now);
+  const { familyId } = family;
+  const rotated = await deps.tokens.rotateRefreshToken(
+    familyId,
+    tokenHash,
+    app.clientId,
+    minted.issued,
+    scope,
+    now,
+  );
+  // Lost a race with another refresh, a revocation or the grant's end between the read and the update.
+  if (!rotated) throw oauthError(400, 'invalid_grant');
+  return { rotated, minted };
 }
 
 export const refreshTokenGrant: TokenGrant = {
   grantType: 'refresh_token',
   parameters: ['refresh_token', 'scope'],
-  async handle(deps, request) {
-    const { app, params } = request;
+  async handle(deps, { app, params }) {
+    if (!params.refresh_token) throw serviceError(400, 'invalid_request', 'Missing refresh token parameter');
+    if (app.dataAccessType === 'ONE_TIME') throw serviceError(403, 'invalid_client', TEXT.noRefreshForApp);
     const now = deps.now();
-    const token = await findRefreshToken(deps, request);
-    checkGrant(token, now);
-    const scope = narrowedScope(token, params.scope);
-    // Single use: a spent or revoked refresh token answers exactly {"error":"invalid_grant"} (decisions file).
-    if (token.usedAt !== null || token.revokedAt !== null) throw oauthError(400, 'invalid_grant');
-
-    const minted = mintTokens(deps, app, { ...token, scope }, now);
+    const spentHash = sha256(params.refresh_token);
+    const { rotated, minted } = await rotate(deps, app, params.refresh_token, spentHash, params.scope, now);
     // OIDC Core §12.2: a refresh may return a new ID token; ours does whenever the scope holds `openid`,
     // with the original `auth_time` and no `nonce`.
-    const idToken = await idTokenFor(deps, scope, {
+    const idToken = await idTokenFor(deps, rotated.scope, {
       clientId: app.clientId,
-      patientId: token.patientId,
-      authTime: token.authTime,
+      patientId: rotated.patientId,
+      authTime: rotated.authTime,
       nonce: null,
       accessToken: minted.accessToken,
     });
-    if (!(await deps.tokens.rotateRefreshToken(token, minted.access, minted.refresh!, now))) {
-      throw oauthError(400, 'invalid_grant');
-    }
     deps.audit('token_refreshed', {
       client_id: app.clientId,
-      patient: token.patientId,
-      token: logHandle(minted.access.tokenHash),
-      previous: logHandle(token.tokenHash),
+      patient: rotated.patientId,
+      token: logHandle(minted.issued.accessHash),
+      previous: logHandle(spentHash),
     });
     return tokenResponse(app, {
       accessToken: minted.accessToken,
-      accessExpiresAt: minted.access.expiresAt,
-      expiresIn: secondsUntil(minted.access.expiresAt, now),
-      scope,
+      accessExpiresAt: minted.issued.accessExpiresAt,
+      expiresIn: secondsUntil(minted.issued.accessExpiresAt, now),
+      scope: rotated.scope,
       refreshToken: minted.refreshToken,
-      patientId: token.patientId,
-      grantExpiresAt: token.grantExpiresAt,
+      patientId: rotated.patientId,
+      grantExpiresAt: rotated.grantExpiresAt,
       idToken,
     });
   },

@@ -1,0 +1,67 @@
+import * as oidc from 'openid-client';
+import type { HttpError } from '../../shared/errors.js';
+import type { AuthDeps } from '../oauth/deps.js';
+import { pageError } from '../oauth/errors.js';
+import type { Language } from '../oauth/language.js';
+import { IdpUnavailableError } from './identity-provider.js';
+
+/**
+ * How a failed exchange with the IdP counts:
+ * - `unavailable`: it could not be reached (network, timeout), or answered 5xx, `server_error` or
+ *   `temporarily_unavailable` — worth trying again later;
+ * - `refused`: it answered an OAuth error (the code was not accepted, RFC 6749 §5.2) or refused our client;
+ * - `unverified`: its answer failed verification (the ID token's signature, `iss`, `aud`, `exp`, `nonce`…).
+ */
+export type IdpFailure = 'unavailable' | 'refused' | 'unverified';
+
+const UNREACHABLE = new Set(['OAUTH_TIMEOUT', 'OAUTH_ABORT']);
+const BUSY = new Set(['server_error', 'temporarily_unavailable']);
+
+export function classifyIdpError(error: unknown): IdpFailure {
+  if (error instanceof IdpUnavailableError) return 'unavailable';
+  // fetch's own failure (refused, reset, DNS) is a TypeError without a code; the library's have one.
+  if (error instanceof TypeError && !('code' in error)) return 'unavailable';
+  if (error instanceof oidc.ResponseBodyError) {
+    return error.status >= 500 || BUSY.has(error.error) ? 'unavailable' : 'refused';
+  }
+  if (error instanceof oidc.WWWAuthenticateChallengeError) return 'refused';
+  if (error instanceof oidc.ClientError) {
+    if (UNREACHABLE.has(error.code ?? '')) return 'unavailable';
+    // An answer with an unexpected status: the response itself is the cause.
+    const status = (error.cause as { status?: unknown } | undefined)?.status;
+    if (typeof status === 'number' && status >= 500) return 'unavailable';
+  }
+  return 'unverified';
+}
+
+/** What the audit log says of a failure: the library's code and message, never a token or secret. */
+export function auditIdpFailure(
+  deps: AuthDeps,
+  step: string,
+  failure: IdpFailure | 'state' | 'no-claims-data',
+  error?: unknown,
+): void {
+  const e = error as { code?: unknown; error?: unknown; message?: unknown } | undefined;
+  deps.audit('idp_sign_in_failed', {
+    step,
+    reason: failure,
+    ...(typeof e?.code === 'string' ? { code: e.code } : {}),
+    ...(typeof e?.error === 'string' ? { error: e.error } : {}),
+    ...(typeof e?.message === 'string' ? { detail: e.message.slice(0, 200) } : {}),
+  });
+}
+
+/** The page of a failure, in the member's language, with a link that starts the sign-in again. */
+export function failurePage(failure: IdpFailure, lang: Language, retryUrl: string): HttpError {
+  const retry = { href: retryUrl, text: 'tryAgain' };
+  switch (failure) {
+    case 'unavailable':
+      return pageError(503, 'temporarily_unavailable', 'idpUnavailable', lang, retry, {
+        'retry-after': '30',
+      });
+    case 'refused':
+      return pageError(502, 'idp_error', 'idpSignInFailed', lang, retry);
+    case 'unverified':
+      return pageError(502, 'invalid_id_token', 'idpTokenInvalid', lang, retry);
+  }
+}

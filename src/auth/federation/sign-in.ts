@@ -1,0 +1,71 @@
+import type { AuthDeps } from '../oauth/deps.js';
+import { pageError } from '../oauth/errors.js';
+import type { Language } from '../oauth/language.js';
+import { cancelledAuthorization } from './cancel.js';
+import { exchangeCode } from './code-exchange.js';
+import { enrolleeForIdentity } from './enrollee-link.js';
+import { auditIdpFailure, failurePage } from './failures.js';
+import type { IdentityProvider } from './identity-provider.js';
+import { takePendingSignIn } from './pending-sign-in.js';
+import { startUrl } from './start.js';
+
+/** What the callback brought: its parameters, and the query string exactly as received. */
+export interface Callback {
+  params: Record<string, string | undefined>;
+  query: string;
+  /** This browser's binding cookie, if it sent one. */
+  browserBinding: string | undefined;
+  /** The language of the request, for when no pending sign-in says otherwise. */
+  lang: Language;
+}
+
+export type SignInOutcome =
+  | { kind: 'signed-in'; enrolleeId: string; next: string; lang: Language }
+  /** `location`: the app's redirect with `access_denied`, when an authorize request was waiting. */
+  | { kind: 'cancelled'; location: string | undefined; next: string; lang: Language };
+
+/**
+ * Step 3 — the IdP answered with an error (OIDC Core §3.1.2.6): `access_denied` is the member cancelling;
+ * a busy IdP gets the 503 page; anything else, the 502 page. Both pages offer to start again.
+ */
+async function idpError(deps: AuthDeps, error: string, next: string, lang: Language): Promise<SignInOutcome> {
+  if (error === 'access_denied') {
+    return { kind: 'cancelled', location: await cancelledAuthorization(deps, next), next, lang };
+  }
+  const failure = error === 'temporarily_unavailable' || error === 'server_error' ? 'unavailable' : 'refused';
+  auditIdpFailure(deps, 'authorization', failure, { error: error.slice(0, 100) });
+  throw failurePage(failure, lang, startUrl(next, lang));
+}
+
+/**
+ * The IdP's callback (OIDC Core §3.1.2.5), step by step: the pending sign-in of its `state` (step 2), the
+ * IdP's error if it sent one (step 3), the code exchanged and the ID token verified (step 4), the enrollee
+ * found or linked (steps 5–6). The caller then starts the session, as a password login does.
+ */
+export async function finishSignIn(
+  deps: AuthDeps,
+  idp: IdentityProvider,
+  callback: Callback,
+): Promise<SignInOutcome> {
+  const { params } = callback;
+  const pending = await takePendingSignIn(deps, idp, params.state, callback.browserBinding, callback.lang);
+  const lang = pending.lang ?? callback.lang;
+  if (params.error !== undefined) return idpError(deps, params.error, pending.next, lang);
+  if (!params.code) {
+    auditIdpFailure(deps, 'authorization', 'refused');
+    throw pageError(400, 'invalid_request', 'idpSignInFailed', lang, {
+      href: startUrl(pending.next, lang),
+      text: 'tryAgain',
+    });
+  }
+  const member = await exchangeCode(
+    deps,
+    idp,
+    pending,
+    { state: params.state!, query: callback.query },
+    lang,
+  );
+  const enrolleeId = await enrolleeForIdentity(deps, idp, member, lang);
+  deps.audit('login', { enrollee: enrolleeId, method: 'idp', issuer: member.issuer });
+  return { kind: 'signed-in', enrolleeId, next: pending.next, lang };
+}

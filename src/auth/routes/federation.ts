@@ -1,0 +1,95 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { randomToken } from '../../shared/crypto.js';
+import { singleParams } from '../../shared/form.js';
+import type { App } from '../../shared/http.js';
+import type { IdentityProvider } from '../federation/identity-provider.js';
+import { IDP_CALLBACK_PATH, IDP_START_PATH } from '../federation/idp-settings.js';
+import { finishSignIn } from '../federation/sign-in.js';
+import { PENDING_SIGN_IN_SECONDS, startSignIn } from '../federation/start.js';
+import type { AuthDeps } from '../oauth/deps.js';
+import { pageError } from '../oauth/errors.js';
+import type { Language } from '../oauth/language.js';
+import { translator } from '../pages/i18n.js';
+import { renderPage } from '../pages/render.js';
+import { cookieOptions, idpBindingCookie, pageLanguage, safeNext, startSession } from './browser-session.js';
+
+function configuredIdp(deps: AuthDeps, lang: Language): IdentityProvider {
+  if (!deps.identityProvider) throw pageError(404, 'invalid_request', 'signInNotConfigured', lang);
+  return deps.identityProvider;
+}
+
+function messagePage(reply: FastifyReply, lang: Language, message: 'loggedIn' | 'idpCancelled') {
+  const t = translator(lang);
+  const html = renderPage('message', lang, { title: t('loginTitle'), message: t(message) });
+  return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+}
+
+/**
+ * GET /v2/accounts/idp/start?next=… — the login page's "Sign in with <plan>": a pending sign-in in the
+ * database, this browser's binding cookie (kept if it has one, so two tabs can sign in at once), and the
+ * redirect to the IdP.
+ */
+async function start(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply) {
+  const lang = pageLanguage(request);
+  const idp = configuredIdp(deps, lang);
+  const query = singleParams(request.query, (m) => pageError(400, 'invalid_request', m, lang));
+  const binding = request.cookies[idpBindingCookie(deps)] ?? randomToken();
+  const location = await startSignIn(deps, idp, {
+    next: safeNext(query.next) ?? '',
+    lang,
+    browserBinding: binding,
+  });
+  reply.setCookie(idpBindingCookie(deps), binding, cookieOptions(deps, PENDING_SIGN_IN_SECONDS));
+  return reply.header('cache-control', 'no-store').redirect(location, 302);
+}
+
+/**
+ * GET /v2/accounts/idp/callback — the redirect URI registered at the IdP. Signed in: the session starts
+ * exactly as after a password login, and the browser goes on to `next` (the authorize request, which
+ * then shows the consent page). Cancelled: the app gets `access_denied`.
+ */
+async function callback(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply) {
+  const requestLang = pageLanguage(request);
+  const idp = configuredIdp(deps, requestLang);
+  const params = singleParams(request.query, (m) => pageError(400, 'invalid_request', m, requestLang));
+  const outcome = await finishSignIn(deps, idp, {
+    params,
+    query: request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '',
+    browserBinding: request.cookies[idpBindingCookie(deps)],
+    lang: requestLang,
+  });
+  if (outcome.kind === 'cancelled') {
+    if (outcome.location) return reply.header('cache-control', 'no-store').redirect(outcome.location, 302);
+    return messagePage(reply, outcome.lang, 'idpCancelled');
+  }
+  await startSession(deps, request, reply, outcome.enrolleeId);
+  if (outcome.next) return reply.header('cache-control', 'no-store').redirect(outcome.next, 302);
+  return messagePage(reply, outcome.lang, 'loggedIn');
+}
+
+/** Sign-in through the health plan's OpenID Connect identity provider (openenroll as relying party). */
+export function registerFederationRoutes(app: App, deps: AuthDeps): void {
+  const config = { errorShape: 'page' as const };
+  app.get(
+    IDP_START_PATH,
+    {
+      config,
+      schema: {
+        tags: ['pages'],
+        summary: "Sign in at the health plan's identity provider (redirects there; `next`, `lang`)",
+      },
+    },
+    (request, reply) => start(deps, request, reply),
+  );
+  app.get(
+    IDP_CALLBACK_PATH,
+    {
+      config,
+      schema: {
+        tags: ['pages'],
+        summary: "The identity provider's answer (the redirect URI registered there)",
+      },
+    },
+    (request, reply) => callback(deps, request, reply),
+  );
+}
