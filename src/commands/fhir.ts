@@ -52,12 +52,9 @@ export function registerFhirCommands(program: Command): void {
           ? (n: number) => process.stderr.write(`\rimported ${n} resources…`)
           : () => {};
         try {
-          const report = await importFhir(
-            paths,
-            { fhir: createFhirStore(storage.db), enrollees },
-            Date.now(),
-            progress,
-          );
+          const fhirStore = createFhirStore(storage.db);
+          const report = await importFhir(paths, { fhir: fhirStore, enrollees }, Date.now(), progress);
+          if (storage.dialect.name === 'postgres') await fhirStore.analyze();
           if (process.stderr.isTTY) process.stderr.write('\n');
           if (opts.json) return console.log(JSON.stringify(report));
           const { Patient, Coverage, ExplanationOfBenefit, Organization, Practitioner } = report.counts;

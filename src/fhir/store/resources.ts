@@ -121,6 +121,16 @@ export function createFhirStore(db: Kysely<Database>) {
     },
 
     /**
+     * Brings the planner's statistics of the resource table up to date. PostgreSQL plans from statistics
+     * that autovacuum refreshes only some time after a bulk load; until then it guesses, and an EOB page
+     * sorts every resource of the patient instead of walking the page index. `fhir import` calls it on
+     * PostgreSQL after each load (PostgreSQL's "Populating a Database": run ANALYZE afterwards).
+     */
+    async analyze(): Promise<void> {
+      await sql`analyze fhir_resources`.execute(db);
+    },
+
+    /**
      * Patients whose stored JSON holds `value` as a string anywhere: the candidates for a member identifier
      * (the caller checks `identifier` itself). Bodies are stored as `JSON.stringify` writes them, so the
      * value appears exactly as its JSON string; it is bound, with `%`, `_` and `\` escaped for `like`.
