@@ -34,6 +34,16 @@ function grantOf(eb: FamilyScope) {
     .whereRef('grants.enrollee_id', '=', 'token_families.enrollee_id');
 }
 
+/** Families with their enrollee and, if there is one, the grant of their app and enrollee. */
+function familiesWithGrant(db: Kysely<Database>) {
+  return db
+    .selectFrom('token_families as f')
+    .innerJoin('enrollees as e', 'e.id', 'f.enrollee_id')
+    .leftJoin('grants as g', (join) =>
+      join.onRef('g.client_id', '=', 'f.client_id').onRef('g.enrollee_id', '=', 'f.enrollee_id'),
+    );
+}
+
 type RotateParams =
   'familyId' | 'spentHash' | 'clientId' | 'now' | 'accessHash' | 'accessExpiresAt' | 'refreshHash' | 'scope';
 
@@ -89,13 +99,8 @@ function createFamilyStore(db: Kysely<Database>) {
 
   /** RFC 6750 §2.1: a family with what a data request needs: its app, its enrollee and their grant. */
   const accessContext = preparedQuery<'familyId', AccessRow>(db, (p) =>
-    db
-      .selectFrom('token_families as f')
+    familiesWithGrant(db)
       .innerJoin('apps as a', 'a.client_id', 'f.client_id')
-      .innerJoin('enrollees as e', 'e.id', 'f.enrollee_id')
-      .leftJoin('grants as g', (join) =>
-        join.onRef('g.client_id', '=', 'f.client_id').onRef('g.enrollee_id', '=', 'f.enrollee_id'),
-      )
       .select([
         'f.family_id',
         'f.client_id',
@@ -157,12 +162,7 @@ function createFamilyStore(db: Kysely<Database>) {
      * family's live refresh token (or one it has replaced).
      */
     async findRefreshFamily(familyId: string, tokenHash: string): Promise<RefreshFamily | undefined> {
-      const row = await db
-        .selectFrom('token_families as f')
-        .innerJoin('enrollees as e', 'e.id', 'f.enrollee_id')
-        .leftJoin('grants as g', (join) =>
-          join.onRef('g.client_id', '=', 'f.client_id').onRef('g.enrollee_id', '=', 'f.enrollee_id'),
-        )
+      const row = await familiesWithGrant(db)
         .select([
           'f.family_id',
           'f.client_id',
