@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { sha256 } from '../../shared/crypto.js';
 import { instant } from '../../storage/columns.js';
 import { keptReads } from '../../storage/kept-reads.js';
+import { preparedQuery } from '../../storage/prepared.js';
 import type { Database } from '../../storage/schema.js';
 
 export interface ApiKey {
@@ -46,9 +47,10 @@ function toKey(row: Database['api_keys']): ApiKey {
  * written only through this store, and each write here forgets what was kept.
  */
 export function createApiKeyStore(db: Kysely<Database>, changeCounter?: () => number) {
-  const findByHash = db.selectFrom('api_keys').selectAll().where('key_hash', '=', '').compile();
+  const findByHash = preparedQuery<'hash', Database['api_keys']>(db, (p) =>
+    db.selectFrom('api_keys').selectAll().where('key_hash', '=', p('hash')),
+  );
   const kept = keptReads<ApiKey | undefined>(db, 'api_keys', changeCounter);
-  const forget = () => kept.forget();
   return {
     async createKey(input: NewApiKey, now: number): Promise<{ key: string; record: ApiKey }> {
       const key = input.key ?? randomBytes(16).toString('hex');
@@ -63,7 +65,7 @@ export function createApiKeyStore(db: Kysely<Database>, changeCounter?: () => nu
         revoked_at: null,
       };
       await db.insertInto('api_keys').values(row).execute();
-      forget();
+      kept.forget();
       return { key, record: toKey(row) };
     },
 
@@ -85,20 +87,19 @@ export function createApiKeyStore(db: Kysely<Database>, changeCounter?: () => nu
         .values({ id: input.id, created_at: now, ...values })
         .onConflict((oc) => oc.column('id').doUpdateSet(values))
         .execute();
-      forget();
+      kept.forget();
     },
 
     async deleteKey(id: string): Promise<void> {
       await db.deleteFrom('api_keys').where('id', '=', id).execute();
-      forget();
+      kept.forget();
     },
 
     /** The key a request presents, if it exists at all (the caller checks revocation and expiry). */
     async findKey(key: string): Promise<ApiKey | undefined> {
       const hash = sha256(key);
       return kept.get(hash, async () => {
-        // The query is built and compiled once, then run with the hash.
-        const { rows } = await db.executeQuery<Database['api_keys']>({ ...findByHash, parameters: [hash] });
+        const { rows } = await findByHash({ hash });
         return rows[0] ? toKey(rows[0]) : undefined;
       });
     },
@@ -116,7 +117,7 @@ export function createApiKeyStore(db: Kysely<Database>, changeCounter?: () => nu
         .where('id', '=', id)
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
-      forget();
+      kept.forget();
       return Number(result.numUpdatedRows) > 0;
     },
   };
