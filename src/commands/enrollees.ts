@@ -34,7 +34,9 @@ export function registerEnrolleeCommands(program: Command): void {
         const list = await store.listEnrollees();
         const linked = new Map<string, LinkedIdentity[]>();
         for (const identity of await createIdentityStore(storage.db).listIdentities()) {
-          linked.set(identity.enrolleeId, [...(linked.get(identity.enrolleeId) ?? []), identity]);
+          const held = linked.get(identity.enrolleeId);
+          if (held) held.push(identity);
+          else linked.set(identity.enrolleeId, [identity]);
         }
         if (opts.json) {
           const iso = (ms: number) => new Date(ms).toISOString();

@@ -44,6 +44,8 @@ before(async () => {
   database = createTestDatabase();
   a = await startService(env, portA, database);
   b = await startService(env, portB, database);
+  // Start-up discovers the IdP without waiting for it; the test waits, so the count below is settled.
+  await Promise.all([a, b].map((s) => s.service.deps.identityProvider!.configuration()));
   app = await createTestApp(a);
 });
 after(async () => {

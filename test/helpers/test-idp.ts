@@ -168,6 +168,11 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
   };
   build();
 
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   return {
     issuer,
     clientId,
@@ -190,22 +195,12 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
     tamperIdToken(change) {
       tamper = change;
     },
-    async stop() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
+    stop,
     async resume() {
       await listen(server, port);
     },
     async close() {
-      if (server.listening) {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
-      }
+      if (server.listening) await stop();
     },
   };
 }

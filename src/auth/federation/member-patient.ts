@@ -1,4 +1,5 @@
 import type { FhirStore, StoredResource } from '../../fhir/store/resources.js';
+import { identifiersMatch } from '../../fhir/token-search.js';
 import type { MemberLink } from './idp-settings.js';
 
 /** A claim's value as an identifier: text, or a whole number (some IdPs send member numbers as numbers). */
@@ -8,16 +9,10 @@ function claimText(value: unknown): string | undefined {
   return undefined;
 }
 
-interface Identifier {
-  system?: unknown;
-  value?: unknown;
-}
-
-/** FHIR R4 §2.24.0.1 Identifier: the same system and value, compared exactly. */
+/** FHIR R4 §2.24.0.1 Identifier: the same system and value, compared exactly (as `identifier` search does). */
 function hasIdentifier(patient: StoredResource, system: string, value: string): boolean {
   const body = JSON.parse(patient.body) as { identifier?: unknown };
-  const identifiers = (Array.isArray(body.identifier) ? body.identifier : []) as Identifier[];
-  return identifiers.some((i) => i.system === system && i.value === value);
+  return identifiersMatch(body.identifier, [[{ system, code: value }]]);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, EnrolleesTable } from '../../storage/schema.js';
 
 export interface Enrollee {
@@ -26,6 +26,21 @@ function toEnrollee(row: Selectable<EnrolleesTable>): Enrollee {
   };
 }
 
+/** The `enrollees` row of an enrollee created at `now`. */
+export function enrolleeRow(e: Enrollee, now: number): Insertable<EnrolleesTable> {
+  return {
+    id: e.id,
+    username: e.username,
+    password_hash: e.passwordHash,
+    patient_id: e.patientId,
+    given_name: e.givenName,
+    family_name: e.familyName,
+    email: e.email,
+    sandbox_password: e.sandboxPassword,
+    created_at: now,
+  };
+}
+
 export function createEnrolleeStore(db: Kysely<Database>) {
   return {
     /** Inserts all or none; usernames that already exist are left as they are. */
@@ -34,19 +49,7 @@ export function createEnrolleeStore(db: Kysely<Database>) {
         for (let i = 0; i < enrollees.length; i += 200) {
           await trx
             .insertInto('enrollees')
-            .values(
-              enrollees.slice(i, i + 200).map((e) => ({
-                id: e.id,
-                username: e.username,
-                password_hash: e.passwordHash,
-                patient_id: e.patientId,
-                given_name: e.givenName,
-                family_name: e.familyName,
-                email: e.email,
-                sandbox_password: e.sandboxPassword,
-                created_at: now,
-              })),
-            )
+            .values(enrollees.slice(i, i + 200).map((e) => enrolleeRow(e, now)))
             .onConflict((oc) => oc.doNothing())
             .execute();
         }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
-import type { Enrollee } from './enrollees.js';
+import { enrolleeRow, type Enrollee } from './enrollees.js';
 
 /** An identity-provider account linked to an enrollee. */
 export interface LinkedIdentity {
@@ -50,17 +50,7 @@ export function createIdentityStore(db: Kysely<Database>) {
         const { enrollee } = link;
         const inserted = await trx
           .insertInto('enrollees')
-          .values({
-            id: enrollee.id,
-            username: enrollee.username,
-            password_hash: enrollee.passwordHash,
-            patient_id: enrollee.patientId,
-            given_name: enrollee.givenName,
-            family_name: enrollee.familyName,
-            email: enrollee.email,
-            sandbox_password: null,
-            created_at: now,
-          })
+          .values(enrolleeRow({ ...enrollee, sandboxPassword: null }, now))
           .onConflict((oc) => oc.doNothing())
           .executeTakeFirst();
         const owner = await trx
@@ -68,7 +58,8 @@ export function createIdentityStore(db: Kysely<Database>) {
           .select('id')
           .where('patient_id', '=', enrollee.patientId)
           .executeTakeFirstOrThrow();
-        await trx
+        // `returning` gives the row as it stands after the insert or the update alike.
+        const identity = await trx
           .insertInto('enrollee_identities')
           .values({
             issuer: link.issuer,
@@ -78,12 +69,7 @@ export function createIdentityStore(db: Kysely<Database>) {
             last_sign_in_at: now,
           })
           .onConflict((oc) => oc.columns(['issuer', 'subject']).doUpdateSet({ last_sign_in_at: now }))
-          .execute();
-        const identity = await trx
-          .selectFrom('enrollee_identities')
-          .select('enrollee_id')
-          .where('issuer', '=', link.issuer)
-          .where('subject', '=', link.subject)
+          .returning('enrollee_id')
           .executeTakeFirstOrThrow();
         return {
           enrolleeId: identity.enrollee_id,
