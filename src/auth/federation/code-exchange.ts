@@ -4,7 +4,6 @@ import type { Language } from '../oauth/language.js';
 import type { IdpRequest } from '../store/idp-requests.js';
 import { auditIdpFailure, classifyIdpError, failurePage } from './failures.js';
 import type { IdentityProvider } from './identity-provider.js';
-import { startUrl } from './start.js';
 
 /** Who the IdP says signed in, after verification. */
 export interface VerifiedMember {
@@ -54,6 +53,6 @@ export async function exchangeCode(
   } catch (error) {
     const failure = classifyIdpError(error);
     auditIdpFailure(deps, step, failure, error);
-    throw failurePage(failure, lang, startUrl(pending.next, lang));
+    throw failurePage(failure, lang, pending.next);
   }
 }

@@ -1,9 +1,10 @@
 import * as oidc from 'openid-client';
 import type { HttpError } from '../../shared/errors.js';
 import type { AuthDeps } from '../oauth/deps.js';
-import { pageError } from '../oauth/errors.js';
+import { pageError, type PageLink } from '../oauth/errors.js';
 import type { Language } from '../oauth/language.js';
 import { IdpUnavailableError } from './identity-provider.js';
+import { startUrl } from './idp-settings.js';
 
 /**
  * How a failed exchange with the IdP counts:
@@ -16,6 +17,11 @@ export type IdpFailure = 'unavailable' | 'refused' | 'unverified';
 
 const UNREACHABLE = new Set(['OAUTH_TIMEOUT', 'OAUTH_ABORT']);
 const BUSY = new Set(['server_error', 'temporarily_unavailable']);
+
+/** An IdP's error code (RFC 6749 §4.1.2.1, §5.2) that means "try again later". */
+export function isBusyError(code: string): boolean {
+  return BUSY.has(code);
+}
 
 export function classifyIdpError(error: unknown): IdpFailure {
   if (error instanceof IdpUnavailableError) return 'unavailable';
@@ -51,9 +57,14 @@ export function auditIdpFailure(
   });
 }
 
+/** The link on a failure page that starts the sign-in again, for the same `next`. */
+export function retryLink(next: string, lang: Language): PageLink {
+  return { href: startUrl(next, lang), text: 'tryAgain' };
+}
+
 /** The page of a failure, in the member's language, with a link that starts the sign-in again. */
-export function failurePage(failure: IdpFailure, lang: Language, retryUrl: string): HttpError {
-  const retry = { href: retryUrl, text: 'tryAgain' };
+export function failurePage(failure: IdpFailure, lang: Language, next: string): HttpError {
+  const retry = retryLink(next, lang);
   switch (failure) {
     case 'unavailable':
       return pageError(503, 'temporarily_unavailable', 'idpUnavailable', lang, retry, {

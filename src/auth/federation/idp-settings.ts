@@ -24,3 +24,9 @@ export interface IdpSettings {
 /** Our callback at the IdP: the redirect URI registered there is `PUBLIC_URL` followed by this path. */
 export const IDP_CALLBACK_PATH = '/v2/accounts/idp/callback';
 export const IDP_START_PATH = '/v2/accounts/idp/start';
+
+/** The URL that starts a sign-in at the IdP (the login page's button, the retry links). */
+export function startUrl(next: string, lang: Language): string {
+  const query = new URLSearchParams(next ? { next, lang } : { lang });
+  return `${IDP_START_PATH}?${query.toString()}`;
+}

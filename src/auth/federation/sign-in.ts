@@ -4,10 +4,9 @@ import type { Language } from '../oauth/language.js';
 import { cancelledAuthorization } from './cancel.js';
 import { exchangeCode } from './code-exchange.js';
 import { enrolleeForIdentity } from './enrollee-link.js';
-import { auditIdpFailure, failurePage } from './failures.js';
+import { auditIdpFailure, failurePage, isBusyError, retryLink } from './failures.js';
 import type { IdentityProvider } from './identity-provider.js';
 import { takePendingSignIn } from './pending-sign-in.js';
-import { startUrl } from './start.js';
 
 /** What the callback brought: its parameters, and the query string exactly as received. */
 export interface Callback {
@@ -32,9 +31,9 @@ async function idpError(deps: AuthDeps, error: string, next: string, lang: Langu
   if (error === 'access_denied') {
     return { kind: 'cancelled', location: await cancelledAuthorization(deps, next), next, lang };
   }
-  const failure = error === 'temporarily_unavailable' || error === 'server_error' ? 'unavailable' : 'refused';
+  const failure = isBusyError(error) ? 'unavailable' : 'refused';
   auditIdpFailure(deps, 'authorization', failure, { error: error.slice(0, 100) });
-  throw failurePage(failure, lang, startUrl(next, lang));
+  throw failurePage(failure, lang, next);
 }
 
 /**
@@ -53,10 +52,7 @@ export async function finishSignIn(
   if (params.error !== undefined) return idpError(deps, params.error, pending.next, lang);
   if (!params.code) {
     auditIdpFailure(deps, 'authorization', 'refused');
-    throw pageError(400, 'invalid_request', 'idpSignInFailed', lang, {
-      href: startUrl(pending.next, lang),
-      text: 'tryAgain',
-    });
+    throw pageError(400, 'invalid_request', 'idpSignInFailed', lang, retryLink(pending.next, lang));
   }
   const member = await exchangeCode(
     deps,

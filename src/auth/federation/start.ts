@@ -4,16 +4,9 @@ import type { AuthDeps } from '../oauth/deps.js';
 import type { Language } from '../oauth/language.js';
 import { auditIdpFailure, failurePage } from './failures.js';
 import type { IdentityProvider } from './identity-provider.js';
-import { IDP_START_PATH } from './idp-settings.js';
 
 /** How long a sign-in at the IdP may take before its callback is refused (the pending row's life). */
 export const PENDING_SIGN_IN_SECONDS = 600;
-
-/** The URL that starts a sign-in at the IdP (the login page's button, the retry links). */
-export function startUrl(next: string, lang: Language): string {
-  const query = new URLSearchParams(next ? { next, lang } : { lang });
-  return `${IDP_START_PATH}?${query.toString()}`;
-}
 
 export interface SignInStart {
   /** Where to go once signed in (already checked against the open-redirect rule), or ''. */
@@ -40,7 +33,7 @@ export async function startSignIn(
     config = await idp.configuration();
   } catch (error) {
     auditIdpFailure(deps, 'discovery', 'unavailable', error);
-    throw failurePage('unavailable', start.lang, startUrl(start.next, start.lang));
+    throw failurePage('unavailable', start.lang, start.next);
   }
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();

@@ -8,7 +8,7 @@ import { logIn } from '../oauth/login.js';
 import type { Language } from '../oauth/language.js';
 import { translator } from '../pages/i18n.js';
 import { renderPage } from '../pages/render.js';
-import { startUrl } from '../federation/start.js';
+import { startUrl } from '../federation/idp-settings.js';
 import {
   cookieOptions,
   csrfMatches,
