@@ -2,6 +2,7 @@ import { textError } from '../../shared/errors.js';
 import type { App, AppStore } from '../store/apps.js';
 import type { PendingAuthorization } from '../store/sessions.js';
 import { messageError, pageError, serviceError, TEXT } from './errors.js';
+import { asLanguage } from './language.js';
 import { normalizeChallenge } from './pkce.js';
 import { redirectUriMatches } from './redirect-uri.js';
 import {
@@ -119,7 +120,7 @@ export async function validateAuthorizeRequest(apps: AppStore, params: Params): 
   checkPkceAndState(params);
   checkResponseType(params);
   const scopes = resolveScopes(app, params.scope);
-  const lang = params.lang === 'en' || params.lang === 'es' ? params.lang : null;
+  const lang = asLanguage(params.lang);
   return {
     app,
     request: {

@@ -1,12 +1,18 @@
 export type Language = 'en' | 'es';
 
+/** `value` when it names one of the page languages, else null. */
+export function asLanguage(value: unknown): Language | null {
+  return value === 'en' || value === 'es' ? value : null;
+}
+
 /**
  * Language of the authorization pages (seed "Authorize request parameters"): `lang` when it is en or es;
  * else Accept-Language, where Spanish ranked above English (by q-value, then order) selects Spanish;
  * else English.
  */
 export function pickLanguage(lang: string | undefined | null, acceptLanguage: string | undefined): Language {
-  if (lang === 'en' || lang === 'es') return lang;
+  const chosen = asLanguage(lang);
+  if (chosen) return chosen;
   if (!acceptLanguage) return 'en';
   let best: { lang: Language; q: number; index: number } | undefined;
   acceptLanguage.split(',').forEach((part, index) => {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { pickLanguage } from '../oauth/language.js';
+import { asLanguage, pickLanguage } from '../oauth/language.js';
 import { renderErrorPage } from './render.js';
 
 /** The same GET with `lang` switched, so the enrollee can read the error in the other language. */
@@ -23,7 +23,7 @@ export function renderErrorForRequest(
   data: Record<string, unknown>,
 ) {
   const query = request.query as Record<string, unknown> | undefined;
-  const known = data.lang === 'en' || data.lang === 'es' ? data.lang : undefined;
+  const known = asLanguage(data.lang) ?? undefined;
   const lang =
     known ??
     pickLanguage(

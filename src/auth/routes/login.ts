@@ -5,7 +5,7 @@ import { randomToken } from '../../shared/crypto.js';
 import type { AuthDeps } from '../oauth/deps.js';
 import { pageError } from '../oauth/errors.js';
 import { logIn } from '../oauth/login.js';
-import type { Language } from '../oauth/language.js';
+import { asLanguage, type Language } from '../oauth/language.js';
 import { translator } from '../pages/i18n.js';
 import { renderPage } from '../pages/render.js';
 import { startUrl } from '../federation/idp-settings.js';
@@ -78,7 +78,7 @@ export function registerLoginRoutes(app: App, deps: AuthDeps): void {
   if (!deps.settings.sandbox) return;
   app.post('/v2/accounts/login', { config, schema }, async (request, reply) => {
     const form = formBody(request, (status, m) => pageError(status, 'invalid_request', m));
-    const lang = pageLanguage(request, form.lang === 'es' || form.lang === 'en' ? form.lang : null);
+    const lang = pageLanguage(request, asLanguage(form.lang));
     const t = translator(lang);
     const cookieCsrf = request.cookies[loginCsrfCookie(deps)];
     if (!cookieCsrf || !csrfMatches(cookieCsrf, form.csrf)) {
