@@ -10,30 +10,36 @@ import type { TokenGrant } from './types.js';
 import { familyOfToken, namedFamily } from '../token-format.js';
 import { mintTokens, type MintedTokens } from './mint.js';
 
+/** A refresh request: the app, the refresh token presented and its hash, the scope asked for, the time. */
+interface Refresh {
+  app: App;
+  token: string;
+  tokenHash: string;
+  scope: string | undefined;
+  now: number;
+}
+
 /**
  * Why a refresh was refused, in the anchor's order of checks (research §1.5): unknown token, another app's
  * token, grant gone, grant expired, a wider scope, then a spent or revoked token — which answers exactly
- * `{"error":"invalid_grant"}` (decisions file). Returns the family when nothing is wrong with it.
+ * `{"error":"invalid_grant"}` (decisions file). Returns the family, and the scope to narrow it to, when
+ * nothing is wrong.
  */
 async function refusalOrFamily(
   deps: AuthDeps,
-  app: App,
-  presented: string,
-  tokenHash: string,
-  requestedScope: string | undefined,
-  now: number,
+  r: Refresh,
 ): Promise<{ family: RefreshFamily; scope: string | null }> {
-  const familyId = await familyOfToken(deps.tokens, presented, tokenHash);
+  const familyId = await familyOfToken(deps.tokens, r.token, r.tokenHash);
   const family =
-    familyId === undefined ? undefined : await deps.tokens.findRefreshFamily(familyId, tokenHash);
+    familyId === undefined ? undefined : await deps.tokens.findRefreshFamily(familyId, r.tokenHash);
   if (!family) throw oauthError(400, 'invalid_grant', 'Refresh token not found.');
-  if (family.clientId !== app.clientId)
+  if (family.clientId !== r.app.clientId)
     throw oauthError(400, 'invalid_grant', 'Token does not match client_id');
   if (!family.hasGrant) throw serviceError(400, 'invalid_grant', TEXT.grantMissing);
-  if (family.grantExpiresAt !== null && family.grantExpiresAt <= now) {
+  if (family.grantExpiresAt !== null && family.grantExpiresAt <= r.now) {
     throw serviceError(400, 'invalid_grant', TEXT.grantTimedOut);
   }
-  const scope = narrowedScope(family.scope, requestedScope);
+  const scope = narrowedScope(family.scope, r.scope);
   if (!family.current || family.revoked) throw oauthError(400, 'invalid_grant');
   return { family, scope };
 }
@@ -51,47 +57,37 @@ function asksForScope(requested: string | undefined): requested is string {
   return requested !== undefined && requested.trim() !== '';
 }
 
+/** New tokens for the family, stored in place of the spent one's pair; undefined when the store refuses. */
+async function rotateFamily(deps: AuthDeps, r: Refresh, familyId: string, scope: string | null) {
+  const minted = mintTokens(deps, r.app, familyId, r.now);
+  const rotated = await deps.tokens.rotateRefreshToken(
+    familyId,
+    r.tokenHash,
+    r.app.clientId,
+    minted.issued,
+    scope,
+    r.now,
+  );
+  return rotated && { rotated, minted };
+}
+
 /**
  * Seed "Token request: refresh" and "States and transitions". The common case — a refresh token that names
  * its family, no new scope — is one statement that spends the token and stores the next pair, refused by the
  * database when anything is wrong; only then (or for a scope change, or a token from before families were
  * named) is the family read, to find the answer the anchor gives or the scope to narrow to.
  */
-async function rotate(
-  deps: AuthDeps,
-  app: App,
-  presented: string,
-  tokenHash: string,
-  requestedScope: string | undefined,
-  now: number,
-): Promise<{ rotated: RotatedFamily; minted: MintedTokens }> {
-  const named = namedFamily(presented);
-  if (named !== undefined && !asksForScope(requestedScope)) {
-    const minted = mintTokens(deps, app, named, now);
-    const rotated = await deps.tokens.rotateRefreshToken(
-      named,
-      tokenHash,
-      app.clientId,
-      minted.issued,
-      null,
-      now,
-    );
-    if (rotated) return { rotated, minted };
+async function rotate(deps: AuthDeps, r: Refresh): Promise<{ rotated: RotatedFamily; minted: MintedTokens }> {
+  const named = namedFamily(r.token);
+  if (named !== undefined && !asksForScope(r.scope)) {
+    const done = await rotateFamily(deps, r, named, null);
+    if (done) return done;
   }
-  const { family, scope } = await refusalOrFamily(deps, app, presented, tokenHash, requestedScope, now);
-  const minted = mintTokens(deps, app, family.familyId, now);
-  const { familyId } = family;
-  const rotated = await deps.tokens.rotateRefreshToken(
-    familyId,
-    tokenHash,
-    app.clientId,
-    minted.issued,
-    scope,
-    now,
-  );
+  const { family, scope } = await refusalOrFamily(deps, r);
+  const done = await rotateFamily(deps, r, family.familyId, scope);
   // Lost a race with another refresh, a revocation or the grant's end between the read and the update.
-  if (!rotated) throw oauthError(400, 'invalid_grant');
-  return { rotated, minted };
+  if (!done) throw oauthError(400, 'invalid_grant');
+  return done;
 }
 
 export const refreshTokenGrant: TokenGrant = {
@@ -102,7 +98,13 @@ export const refreshTokenGrant: TokenGrant = {
     if (app.dataAccessType === 'ONE_TIME') throw serviceError(403, 'invalid_client', TEXT.noRefreshForApp);
     const now = deps.now();
     const spentHash = sha256(params.refresh_token);
-    const { rotated, minted } = await rotate(deps, app, params.refresh_token, spentHash, params.scope, now);
+    const { rotated, minted } = await rotate(deps, {
+      app,
+      token: params.refresh_token,
+      tokenHash: spentHash,
+      scope: params.scope,
+      now,
+    });
     // OIDC Core §12.2: a refresh may return a new ID token; ours does whenever the scope holds `openid`,
     // with the original `auth_time` and no `nonce`.
     const idToken = await idTokenFor(deps, rotated.scope, {
