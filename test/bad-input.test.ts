@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, startService, type RunningService } from './helpers/service.js';
+import { startServiceWithLogs, type LoggedService } from './helpers/logged-service.js';
+import { createTestApp } from './helpers/service.js';
 import { sharedDataDir } from './helpers/shared-data.js';
 import { issueTokens, type TokenBody } from './helpers/token-calls.js';
 
@@ -10,8 +11,9 @@ import { issueTokens, type TokenBody } from './helpers/token-calls.js';
  * A fuzzer over every operation of the OpenAPI documents — the service's own (both services) and CMS's
  * (plan API, price lookup; paths not served yet answer 404): ±Infinity, 1e309, a 400-digit number and a
  * NUL byte in every query parameter and path id, one at a time with the others valid, and 1e309 and a
- * 400-digit number in every number of the plan API's JSON bodies. No answer may be a 5xx, and every one
- * must be in its surface's documented shape. Runs on the suite's database (SQLite or PostgreSQL).
+ * 400-digit number in every number of the plan API's JSON bodies, and bodies nested thousands of levels
+ * deep to every POST. No answer may be a 5xx, every one must be in its surface's documented shape, and no
+ * input may reach an error-level log line. Runs on the suite's database (SQLite or PostgreSQL).
  */
 
 /** The sandbox key until `before` makes one whose limits the fuzzer cannot reach. */
@@ -34,12 +36,12 @@ interface Operation {
   served: boolean;
 }
 
-let running: RunningService;
+let running: LoggedService;
 let tokens: TokenBody;
 let year: number;
 let planId: string;
 before(async () => {
-  running = await startService();
+  running = await startServiceWithLogs();
   KEY = (
     await running.service.plans.apiKeys.createKey(
       { name: 'fuzzer', perSecond: 1_000_000, perMinute: 100_000_000, expiresAt: null },
@@ -178,9 +180,14 @@ interface Answer {
   text: string;
 }
 
-async function send(op: Operation, url: string, body?: string): Promise<Answer> {
+async function send(
+  op: Operation,
+  url: string,
+  body?: string,
+  contentType = 'application/json',
+): Promise<Answer> {
   const headers: Record<string, string> = { authorization: `Bearer ${tokens.access_token}` };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (body !== undefined) headers['content-type'] = contentType;
   else if (op.method !== 'GET' && op.method !== 'DELETE')
     headers['content-type'] = 'application/x-www-form-urlencoded';
   const response = await fetch(running.url + url, {
@@ -327,5 +334,61 @@ describe('bad numbers and NUL bytes in every parameter of every operation', () =
     });
     assert.equal(fhir.status, 400);
     assert.match(((await fhir.json()) as { detail: string }).detail, /NUL/);
+  });
+});
+
+/** `{"a":{"a":…1…}}` and `[[…]]`, `depth` levels deep. */
+const DEEP_BODIES = [10_000, 30_000].flatMap((depth) => [
+  { label: `object ${depth} deep`, text: '{"a":'.repeat(depth) + '1' + '}'.repeat(depth) },
+  { label: `array ${depth} deep`, text: '['.repeat(depth) + ']'.repeat(depth) },
+]);
+
+describe('bodies nested far deeper than any route documents', () => {
+  test('every POST of both documents refuses them in its shape, naming the limit', async () => {
+    const doc = (await (await fetch(`${running.url}/openapi.json`)).json()) as Record<string, unknown>;
+    const posts = allOperations(doc).filter((op) => op.method === 'POST');
+    assert.ok(posts.length >= 20, `POST operations: ${posts.length}`);
+    const tasks: (() => Promise<void>)[] = [];
+    for (const op of posts) {
+      for (const contentType of ['application/json', 'application/json; charset=latin1']) {
+        for (const deep of DEEP_BODIES) {
+          tasks.push(async () => {
+            const answer = await send(op, urlOf(op), deep.text, contentType);
+            const label = `${op.method} ${op.path} ${contentType} ${deep.label}`;
+            assertShape(op.path, answer, label);
+            if (op.served && op.path.startsWith('/api/v1')) {
+              // A body over the size limit is refused for that first (413); within it, for its depth.
+              assert.ok([400, 413].includes(answer.status), `${label}: ${answer.text.slice(0, 200)}`);
+              if (answer.status === 400) assert.match(answer.text, /nest deeper than 32 levels/, label);
+            }
+          });
+        }
+      }
+    }
+    await inParallel(tasks);
+  });
+
+  test('the authorize endpoint answers a deep JSON body of any charset with its 400 page', async () => {
+    for (const contentType of ['application/json', 'application/json; charset=latin1']) {
+      const answer = await fetch(`${running.url}/v2/o/authorize/`, {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body: DEEP_BODIES[1]!.text,
+      });
+      assert.equal(answer.status, 400, contentType);
+      assert.match(answer.headers.get('content-type') ?? '', /^text\/html/);
+      assert.match(await answer.text(), /nest deeper than 32 levels/);
+    }
+  });
+});
+
+describe('the logs after every request above', () => {
+  // Runs last (node:test keeps file order): nothing a client sent may have raised an error-level line.
+  test('hold no error-level line', () => {
+    const errors = running.records().filter((r) => typeof r.level === 'number' && r.level >= 50);
+    assert.deepEqual(
+      errors.map((r) => String(r.msg) + ' ' + JSON.stringify(r.err ?? '').slice(0, 200)),
+      [],
+    );
   });
 });
