@@ -105,6 +105,28 @@ describe('openenroll apps', () => {
     assert.deepEqual(JSON.parse((await cli(['apps', 'list', '--json'])).stdout), []);
   });
 
+  test('an unsafe redirect URI is refused, naming the rule it breaks; no app is created', async () => {
+    const before = (await cli(['apps', 'list', '--json'])).stdout;
+    const base = ['apps', 'create', '--name', 'Unsafe', '--demographic', 'no', '--json'];
+    for (const [uris, rule] of [
+      [
+        ['http://app.example/cb'],
+        'http redirect URIs are allowed only on loopback (127.0.0.1, [::1], localhost): http://app.example/cb',
+      ],
+      [['https://user:pass@x.example/cb'], 'must not contain user information'],
+      [['vbscript:msgbox(1)'], 'the vbscript: scheme is not allowed'],
+      [['http:/relative'], 'http redirect URIs must be written http://host/path: http:/relative'],
+      // One bad URI among good ones refuses the whole registration.
+      [['https://ok.example/cb', 'myapp:/cb'], 'reverse domain names'],
+    ] as const) {
+      const result = await cli([...base, ...uris.flatMap((uri) => ['--redirect-uri', uri])]);
+      assert.equal(result.code, 1, uris.join(' '));
+      assert.ok(result.stderr.includes(rule), result.stderr);
+      assert.equal(result.stdout, '', 'no client id or secret printed');
+    }
+    assert.equal((await cli(['apps', 'list', '--json'])).stdout, before);
+  });
+
   test('a duplicate name is refused', async () => {
     const args = [
       'apps',
