@@ -440,3 +440,89 @@ describe('language of the login and consent pages', () => {
     assert.ok(html.includes('No se pudo verificar el formulario'), html);
   });
 });
+
+describe('consent cannot be turned against the enrollee', () => {
+  /** A Bearer read with `token`: the status only. */
+  async function readPatient(token: string, patient: string): Promise<number> {
+    const response = await fetch(`${running.url}/v2/fhir/Coverage?beneficiary=${patient}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    await response.arrayBuffer();
+    return response.status;
+  }
+
+  test('scopes that leave nothing to grant → invalid_scope at the redirect URI with state; no page', async () => {
+    const app = await createTestApp(running, { requireDemographicScopes: false });
+    for (const scope of ['profile', 'patient/Patient.rs profile', 'profile offline_access fhirUser']) {
+      const request = authorizeRequest(app, { scope });
+      const answer = await browser.get(`/v2/o/authorize/?${request.query}`);
+      assert.equal(answer.status, 302, scope);
+      const target = new URL(answer.headers.get('location')!);
+      assert.equal(`${target.origin}${target.pathname}`, app.redirectUri, scope);
+      assert.equal(target.searchParams.get('error'), 'invalid_scope', scope);
+      assert.equal(target.searchParams.get('state'), request.state, scope);
+      assert.match(target.searchParams.get('error_description') ?? '', /nothing/);
+      assert.equal(target.searchParams.get('code'), null);
+    }
+  });
+
+  test('a new Connect leaves the live tokens working until its code is redeemed', async () => {
+    const app = await createTestApp(running);
+    const first = await approveAndExchange(running, app, await openConsent(browser, app));
+    const patient = String(first.patient);
+    // A second consent (say, a forged authorize link the enrollee was led to approve): Connect pressed…
+    const second = await openConsent(browser, app);
+    const decision = await browser.postForm(second.path, consentForm(second));
+    const code = new URL(decision.headers.get('location')!).searchParams.get('code')!;
+    assert.ok(code);
+    // …the app's current access is untouched.
+    assert.equal(await readPatient(String(first.access_token), patient), 200);
+    const refreshed = await refresh(running, app, String(first.refresh_token));
+    assert.equal(refreshed.status, 200, refreshed.text);
+    const current = refreshed.body as Record<string, unknown>;
+    // Redeeming the new code makes its family the pair's only live one.
+    const exchanged = await exchangeCode(running, app, code, second.request.pkce.verifier);
+    assert.equal(exchanged.status, 200, exchanged.text);
+    assert.equal(await readPatient(String(current.access_token), patient), 401);
+    assert.equal((await refresh(running, app, String(current.refresh_token))).status, 400);
+    const latest = exchanged.body as Record<string, unknown>;
+    assert.equal(await readPatient(String(latest.access_token), patient), 200);
+  });
+
+  test('Connect that grants nothing (personal information unchecked) keeps the existing grant', async () => {
+    const app = await createTestApp(running, { requireDemographicScopes: true });
+    const first = await approveAndExchange(running, app, await openConsent(browser, app));
+    const consent = await openConsent(browser, app, { scope: 'patient/Patient.rs' });
+    const decision = await browser.postForm(consent.path, consentForm(consent, { share: false }));
+    assert.equal(new URL(decision.headers.get('location')!).searchParams.get('error'), 'access_denied');
+    assert.equal(await readPatient(String(first.access_token), String(first.patient)), 200);
+    const refreshed = await refresh(running, app, String(first.refresh_token));
+    assert.equal(refreshed.status, 200, refreshed.text);
+  });
+
+  test('the page names exactly what Connect grants', async () => {
+    const demographic = await createTestApp(running, { requireDemographicScopes: true });
+    const everything = await openConsent(browser, demographic);
+    for (const text of ['Doctor visits', 'Coverage: your plan', 'Your enrollee ID', 'Personal Information'])
+      assert.ok(everything.html.includes(text), text);
+
+    const coverageOnly = await openConsent(browser, demographic, { scope: 'patient/Coverage.rs' });
+    assert.ok(coverageOnly.html.includes('Coverage: your plan'));
+    for (const text of ['Doctor visits', 'Prescription', 'Your enrollee ID', 'share_demographic_scopes'])
+      assert.ok(!coverageOnly.html.includes(text), text);
+
+    const claimsOnly = await openConsent(browser, demographic, {
+      scope: 'patient/ExplanationOfBenefit.rs',
+      lang: 'es',
+    });
+    assert.ok(claimsOnly.html.includes('Visitas al médico'));
+    assert.ok(!claimsOnly.html.includes('Cobertura:'));
+    assert.ok(!claimsOnly.html.includes('share_demographic_scopes'));
+
+    // Only personal information asked for: the page offers it alone, as what Connect would share.
+    const personalOnly = await openConsent(browser, demographic, { scope: 'patient/Patient.rs' });
+    assert.ok(personalOnly.html.includes('share_demographic_scopes'));
+    assert.ok(personalOnly.html.includes(`will have access to your:`));
+    assert.ok(!personalOnly.html.includes('Doctor visits'));
+  });
+});

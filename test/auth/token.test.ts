@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { pkce, postForm } from '../helpers/flow.js';
+import { Browser, pkce, postForm } from '../helpers/flow.js';
 import { startServiceWithLogs, type LoggedService } from '../helpers/logged-service.js';
 import { createTestApp, startService, type RunningService } from '../helpers/service.js';
 import {
@@ -388,6 +388,16 @@ describe('code exchange: the code and its PKCE binding', () => {
     assert.equal(response.text, INVALID_GRANT);
   });
 
+  test('a code whose exchange failed a verifier is spent: the right verifier then gets invalid_grant', async () => {
+    const app = await createTestApp(running);
+    const flow = await consent(running, app);
+    const wrong = await exchange(running.url, app, flow, { code_verifier: pkce().verifier });
+    assert.equal(wrong.text, INVALID_GRANT);
+    const right = await exchange(running.url, app, flow);
+    assert.equal(right.status, 400);
+    assert.equal(right.text, INVALID_GRANT);
+  });
+
   test('a code_verifier of 42 or 129 characters: 400 invalid_grant with the length rule', async () => {
     const app = await createTestApp(running);
     const flow = await consent(running, app);
@@ -536,5 +546,35 @@ describe('security: what the logs hold', () => {
       logged.records().some((r) => JSON.stringify(r).includes('/v2/connect/userinfo?access_token=')),
       'the userinfo request line is missing',
     );
+  });
+
+  test("an app's state and nonce, nested in the login page's next, and key-like parameters are redacted", async () => {
+    const app = await createTestApp(logged);
+    const state = `state-${randomBytes(12).toString('hex')}`;
+    const nonce = `nonce-${randomBytes(12).toString('hex')}`;
+    const query = new URLSearchParams({
+      client_id: app.clientId,
+      redirect_uri: app.redirectUri,
+      response_type: 'code',
+      state,
+      nonce,
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+    });
+    const browser = new Browser(logged.url);
+    const authorize = await browser.get(`/v2/o/authorize/?${query}`);
+    assert.equal(authorize.status, 302);
+    const login = await browser.get(authorize.headers.get('location')!);
+    assert.equal(login.status, 200);
+    const keys = ['APIKEY', 'apiKey', 'apikey%00', 'api_key'].map((name, i) => [name, `k3y${i}${nonce}`]);
+    const plans = await fetch(`${logged.url}/api/v1/states?${keys.map(([n, v]) => `${n}=${v}`).join('&')}`);
+    await plans.arrayBuffer();
+
+    const all = logged.lines.join('');
+    assert.ok(all.includes('/v2/accounts/login?next='), 'the login request line is missing');
+    // The secrets' own characters survive any number of URL encodings: search for them raw.
+    for (const [name, value] of [['state', state], ['nonce', nonce], ...keys] as [string, string][]) {
+      assert.equal(all.includes(value.slice(6)), false, `${name} appears in the logs`);
+    }
   });
 });

@@ -1,10 +1,10 @@
 import { textError } from '../../shared/errors.js';
 import type { App, AppStore } from '../store/apps.js';
 import type { PendingAuthorization } from '../store/sessions.js';
-import { messageError, pageError, serviceError, TEXT } from './errors.js';
+import { ClientRedirect, messageError, pageError, serviceError, TEXT } from './errors.js';
 import { asLanguage } from './language.js';
 import { normalizeChallenge } from './pkce.js';
-import { redirectUriMatches } from './redirect-uri.js';
+import { redirectUriMatches, withQuery } from './redirect-uri.js';
 import {
   ALL_SCOPES,
   isDemographic,
@@ -82,12 +82,15 @@ function checkResponseType(params: Params): void {
 
 /**
  * Step 5 — scopes: unknown ones are refused; personal-information scopes are dropped silently for an app
- * that does not collect personal information; no scope means the app's defaults (decisions file).
+ * that does not collect personal information; no scope means the app's defaults (the Blue Button SDKs
+ * never send one).
  * `fhirUser` is open to every app; `offline_access` (SMART `permission-offline`) to apps that may refresh,
  * and dropped for `10 hours` apps (RFC 6749 §3.3: the granted scope may be narrower). Naming only these
- * counts as naming no data scope: the defaults are offered with them.
+ * counts as naming no data scope: the defaults are offered with them. When what is left grants nothing
+ * (`scope=profile` for an app that collects no personal information), the app is answered `invalid_scope`
+ * at its redirect URI (RFC 6749 §4.1.2.1): the enrollee is never asked to approve an empty grant.
  */
-function resolveScopes(app: App, raw: string | undefined): string[] {
+function resolveScopes(app: App, raw: string | undefined, redirectUri: string, state: string): string[] {
   const all = parseScope(raw);
   const requested = all.filter((s) => !TOKEN_SCOPES.has(s));
   const extra = all.filter((s) => TOKEN_SCOPES.has(s) && (s !== OFFLINE_ACCESS || issuesRefreshTokens(app)));
@@ -97,7 +100,17 @@ function resolveScopes(app: App, raw: string | undefined): string[] {
       (!app.scopes.includes(s) && !(isDemographic(s) && !app.requireDemographicScopes)),
   );
   if (refused.length > 0) throw messageError(400, 'Invalid scopes.');
-  return [...scopesToOffer(requested, app.scopes), ...extra];
+  const offered = scopesToOffer(requested, app.scopes);
+  if (offered.length === 0) {
+    throw new ClientRedirect(
+      withQuery(redirectUri, {
+        error: 'invalid_scope',
+        error_description: 'The requested scopes leave nothing this application may be granted.',
+        state,
+      }),
+    );
+  }
+  return [...offered, ...extra];
 }
 
 /** OIDC Core §3.1.2.1: `nonce` is opaque; bounded so a request cannot make us store a novel. */
@@ -119,7 +132,7 @@ export async function validateAuthorizeRequest(apps: AppStore, params: Params): 
   refuseClientSecret(params);
   checkPkceAndState(params);
   checkResponseType(params);
-  const scopes = resolveScopes(app, params.scope);
+  const scopes = resolveScopes(app, params.scope, redirectUri, params.state!);
   const lang = asLanguage(params.lang);
   return {
     app,

@@ -26,11 +26,30 @@ export function grantedScopes(app: App, requested: string[], shareDemographic: b
   return requested.filter((s) => keepPersonal || !isDemographic(s));
 }
 
+/** What the consent page lists as granted on Connect, besides the personal information it asks about. */
+export type ConsentItem = 'claims' | 'coverage' | 'identity';
+
+/**
+ * What the consent page shows for a request's scopes, so it names exactly what Connect grants: the claims
+ * (ExplanationOfBenefit), the coverage, the enrollee's identity (`openid`, `launch/patient`), and the
+ * personal-information checkbox only when personal scopes were asked for by an app that may collect them.
+ */
+export function consentContents(app: App, requested: readonly string[]) {
+  const has = (resource: string) => requested.some((s) => s.startsWith(`patient/${resource}.`));
+  const items: ConsentItem[] = [];
+  if (has('ExplanationOfBenefit')) items.push('claims');
+  if (has('Coverage')) items.push('coverage');
+  if (requested.includes('openid') || requested.includes('launch/patient')) items.push('identity');
+  return { items, askPersonal: app.requireDemographicScopes && requested.some(isDemographic) };
+}
+
 /**
  * Applies the enrollee's decision and returns where to send the browser (RFC 6749 §4.1.2):
- * Cancel → `error=access_denied` (grant untouched); Connect with nothing left to grant → `access_denied`
- * and the pair's grant is removed; otherwise the grant is renewed, the pair's earlier tokens revoked and
- * a 60-second code issued.
+ * Cancel → `error=access_denied`; Connect with nothing left to grant (personal information unchecked when
+ * only it was asked for) → `access_denied` too. Neither touches an existing grant or its tokens. Otherwise
+ * the grant is created or renewed and a 60-second code issued; the app's earlier tokens end only when
+ * that code is redeemed (auth/store/codes.ts), so a forged authorize link that an enrollee is led to
+ * approve cannot cut off the app's current access (RFC 9700 §4.4: the attacker gains nothing by it).
  */
 export async function decide(
   deps: AuthDeps,
@@ -48,7 +67,6 @@ export async function decide(
   const scopes = grantedScopes(app, request.scopes, decision.shareDemographic);
   // `offline_access` and `fhirUser` alone give access to nothing: as good as an empty grant.
   if (scopes.every((s) => TOKEN_SCOPES.has(s))) {
-    await deps.tokens.deleteGrant(app.clientId, approval.enrolleeId, 'consent-empty-scope', now);
     deps.audit('consent', {
       client_id: app.clientId,
       enrollee: approval.enrolleeId,

@@ -60,6 +60,17 @@ export const TEXT = {
   grantMissing: `User access cannot be found. ${REAUTHORIZE}`,
   noRefreshForApp:
     'Your application is not allowed to refresh tokens. To refresh data, end user must re-authenticate and ' +
+/**
+ * An authorize request refused after its client and redirect URI were verified, answered by sending the
+ * browser back to the app with `error` and the app's `state` (RFC 6749 §4.1.2.1).
+ */
+export class ClientRedirect extends Error {
+  constructor(readonly location: string) {
+    super('redirect to the client');
+    this.name = 'ClientRedirect';
+  }
+}
+
     'consent to share their data. If your application needs to refresh tokens, its access duration must be ' +
     '13 months or Research.',
   noPermission: 'You do not have permission to perform this action.',

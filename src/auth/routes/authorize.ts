@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../shared/http.js';
 import { formBody, singleParams } from '../../shared/form.js';
 import type { AuthDeps } from '../oauth/deps.js';
-import { messageError, pageError } from '../oauth/errors.js';
+import { ClientRedirect, messageError, pageError } from '../oauth/errors.js';
 import { validateAuthorizeRequest, type Params } from '../oauth/authorize-request.js';
 import { startApproval } from '../oauth/sessions.js';
 import { currentEnrollee } from './browser-session.js';
@@ -24,7 +24,12 @@ function authorizeParams(request: FastifyRequest): Params {
  */
 async function authorize(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply) {
   const params = authorizeParams(request);
-  const { app, request: pending } = await validateAuthorizeRequest(deps.apps, params);
+  const validated = await validateAuthorizeRequest(deps.apps, params).catch((error: unknown) => {
+    if (error instanceof ClientRedirect) return error;
+    throw error;
+  });
+  if (validated instanceof ClientRedirect) return reply.redirect(validated.location, 302);
+  const { app, request: pending } = validated;
   if (request.method === 'POST') {
     const body = request.body as Record<string, unknown> | undefined;
     if (!body || typeof body.state !== 'string') throw messageError(401, 'State required in POST body.');

@@ -5,7 +5,7 @@ import { formBody } from '../../shared/form.js';
 import type { App as ClientApp } from '../store/apps.js';
 import type { Approval } from '../store/sessions.js';
 import type { AuthDeps } from '../oauth/deps.js';
-import { decide, grantExpiry } from '../oauth/consent.js';
+import { consentContents, decide, grantExpiry } from '../oauth/consent.js';
 import { pageError } from '../oauth/errors.js';
 import { claimApproval, loadApproval } from '../oauth/sessions.js';
 import type { Language } from '../oauth/language.js';
@@ -52,13 +52,15 @@ async function showConsent(deps: AuthDeps, request: FastifyRequest, reply: Fasti
   const { approval, app, sessionToken } = await loadPending(deps, request, id);
   const lang = pageLanguage(request, approval.request.lang);
   const t = translator(lang);
+  const { items, askPersonal } = consentContents(app, approval.request.scopes);
   const html = renderPage('consent', lang, {
     title: t('consentTitle', { app: app.name }),
     switchUrl: switchLanguageUrl(request, lang),
     appName: app.name,
     action: `/v2/o/authorize/${approval.id}/?lang=${lang}`,
     csrf: sessionCsrf(sessionToken, `consent:${approval.id}`),
-    askPersonal: app.requireDemographicScopes,
+    items,
+    askPersonal,
     duration: durationSentence(deps, app, lang),
     policyUri: app.policyUri,
     tosUri: app.tosUri,

@@ -31,6 +31,16 @@ export function createCodeStore(db: Kysely<Database>, dialect: DialectCapabiliti
       };
     },
 
+    /** Marks a code used without issuing anything (a failed proof of possession). */
+    async spendCode(codeHash: string, now: number): Promise<void> {
+      await db
+        .updateTable('auth_codes')
+        .set({ used_at: now })
+        .where('code_hash', '=', codeHash)
+        .where('used_at', 'is', null)
+        .execute();
+    },
+
     /**
      * Exchanges a code for tokens in one transaction: with the pair's grant locked and still live, marks the
      * code used (only one caller can), makes the new family the pair's only live one, and aligns the

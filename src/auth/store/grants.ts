@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { instant } from '../../storage/columns.js';
 import type { Database } from '../../storage/schema.js';
 import type { AuthCode, Grant } from './token-types.js';
-import { deleteGrantIn, insertCodeRow, revokePairFamilies, spendPairCodes } from './token-writes.js';
+import { deleteGrantIn, insertCodeRow, spendPairCodes } from './token-writes.js';
 
 /** Data access grants: recorded at consent, deleted (and archived) at revocation. */
 export function createGrantStore(db: Kysely<Database>) {
@@ -25,8 +25,9 @@ export function createGrantStore(db: Kysely<Database>) {
     },
 
     /**
-     * Records consent in one transaction: creates or renews the grant (locking its row), revokes the pair's
-     * token family and spends its unused codes (one token family per app and enrollee), and stores the new code.
+     * Records consent in one transaction: creates or renews the grant (locking its row), spends the pair's
+     * unused codes and stores the new one. The pair's live token family is left alone: redeeming the new
+     * code ends it (one token family per app and enrollee, auth/store/codes.ts).
      */
     async recordConsent(grant: Grant, code: AuthCode, now: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
@@ -46,7 +47,6 @@ export function createGrantStore(db: Kysely<Database>) {
               .doUpdateSet({ expires_at: grant.expiresAt, updated_at: now }),
           )
           .execute();
-        await revokePairFamilies(trx, grant.clientId, grant.enrolleeId, now);
         await spendPairCodes(trx, grant.clientId, grant.enrolleeId, now);
         await insertCodeRow(trx, code, now);
       });

@@ -7,7 +7,7 @@ import type { AuthCode, NewTokenFamily } from './token-types.js';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
-/** One token family per app and enrollee: a new consent or code exchange ends the pair's live family. */
+/** One token family per app and enrollee: a code exchange (or a revocation) ends the pair's live family. */
 export async function revokePairFamilies(db: Db, clientId: string, enrolleeId: string, now: number) {
   await db
     .updateTable('token_families')

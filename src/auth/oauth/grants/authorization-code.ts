@@ -33,14 +33,27 @@ function checkRedirectUri(code: AuthCode, redirectUri: string | undefined): void
   if (redirectUri !== code.redirectUri) throw oauthError(400, 'invalid_grant', 'Mismatching redirect URI.');
 }
 
-/** RFC 7636 §4.6. */
-function checkVerifier(code: AuthCode, verifier: string | undefined): void {
+/**
+ * RFC 7636 §4.6. A well-formed verifier that does not match spends the code (RFC 9700 §2.1.1, §4.8: a code
+ * must not stay usable after a failed proof — whoever presented it may hold a stolen code), so a later
+ * exchange with the right verifier is `invalid_grant` too; no tokens exist yet for an unspent code. A
+ * verifier of the wrong length is a malformed request, not a proof: it is refused and the code kept.
+ */
+async function checkVerifier(
+  deps: AuthDeps,
+  code: AuthCode,
+  verifier: string | undefined,
+  now: number,
+): Promise<void> {
   if (!verifier) throw oauthError(400, 'invalid_request', 'Code verifier required.');
   if (verifier.length < VERIFIER_MIN)
     throw oauthError(400, 'invalid_grant', `code_verifier min length is ${VERIFIER_MIN}`);
   if (verifier.length > VERIFIER_MAX)
     throw oauthError(400, 'invalid_grant', `code_verifier max length is ${VERIFIER_MAX}`);
-  if (!verifierMatches(verifier, code.codeChallenge)) throw oauthError(400, 'invalid_grant');
+  if (verifierMatches(verifier, code.codeChallenge)) return;
+  await deps.tokens.spendCode(code.codeHash, now);
+  deps.audit('code_verifier_failed', { client_id: code.clientId, code: logHandle(code.codeHash) });
+  throw oauthError(400, 'invalid_grant');
 }
 
 export const authorizationCodeGrant: TokenGrant = {
@@ -51,7 +64,7 @@ export const authorizationCodeGrant: TokenGrant = {
     const now = deps.now();
     const code = await findUsableCode(deps, request, now);
     checkRedirectUri(code, params.redirect_uri);
-    checkVerifier(code, params.code_verifier);
+    await checkVerifier(deps, code, params.code_verifier, now);
 
     const enrollee = await deps.enrollees.findEnrolleeById(code.enrolleeId);
     const grant = await deps.tokens.findGrant(app.clientId, code.enrolleeId);
