@@ -108,7 +108,7 @@ const TEXT = {
     stateInvalid:
       'This sign-in does not match a request started in this browser, was already used, or has expired. Return to the app and start again.',
     unavailable:
-      "Your health plan's sign-in service cannot be reached right now. Please try again in a few minutes.",
+      "Your health plan's sign-in service cannot be reached right now. Please try again in about 30 seconds.",
     tokenInvalid:
       "The answer from your health plan's sign-in service could not be verified, so you were not signed in. Please try again.",
     noClaimsData:
@@ -116,7 +116,7 @@ const TEXT = {
   },
   es: {
     unavailable:
-      'No es posible comunicarse en este momento con el servicio de inicio de sesión de su plan de salud. Inténtelo de nuevo en unos minutos.',
+      'No es posible comunicarse en este momento con el servicio de inicio de sesión de su plan de salud. Inténtelo de nuevo en unos 30 segundos.',
     tokenInvalid:
       'No se pudo verificar la respuesta del servicio de inicio de sesión de su plan de salud, por lo que no se inició su sesión. Inténtelo de nuevo.',
     noClaimsData:
@@ -450,6 +450,7 @@ describe('the audit log', () => {
     }
     const login = records.find((r) => r.event === 'login' && r.method === 'idp');
     assert.equal(login?.issuer, idp.issuer);
+    assert.equal(login?.subject, 'jane');
     const reasons = new Set(records.filter((r) => r.event === 'idp_sign_in_failed').map((r) => r.reason));
     for (const reason of ['state', 'unavailable', 'unverified', 'no-claims-data'])
       assert.ok(reasons.has(reason));
@@ -457,6 +458,21 @@ describe('the audit log', () => {
     assert.ok(!everything.includes(idp.clientSecret), 'no client secret in the logs');
     assert.doesNotMatch(everything, /eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\./, 'no JWT in the logs');
     assert.doesNotMatch(everything, /[?&]code=[A-Za-z0-9_-]{20,}/, 'no authorization code in the logs');
+  });
+
+  test('identity_linked names the identity as `enrollees list` shows it: the issuer and the raw sub', async () => {
+    const linked = running.records().filter((r) => r.channel === 'audit' && r.event === 'identity_linked');
+    assert.ok(linked.length > 0);
+    const rows = await running.service.storage.db
+      .selectFrom('enrollee_identities')
+      .select(['issuer', 'subject', 'enrollee_id'])
+      .execute();
+    for (const record of linked) {
+      const row = rows.find((r) => r.issuer === record.issuer && r.subject === record.subject);
+      assert.ok(row, `${String(record.subject)}: the logged (issuer, subject) is a stored link`);
+      assert.equal(row.enrollee_id, record.enrollee);
+    }
+    assert.deepEqual(linked.map((r) => r.subject).sort(), ['jane', 'offline', 'tampered']);
   });
 });
 

@@ -31,6 +31,18 @@ export function alertText(html: string): string | undefined {
   return match ? unescapeHtml(match[1]!) : undefined;
 }
 
+/** The first button link of a page (an error page's "Try again", "Return to the app"), unescaped. */
+export function buttonLink(html: string): { href: string; text: string } | undefined {
+  const match = /<a class="button" href="([^"]+)">([^<]*)<\/a>/.exec(html);
+  return match ? { href: unescapeHtml(match[1]!), text: unescapeHtml(match[2]!) } : undefined;
+}
+
+/** The header's link to the same page in the other language, unescaped; undefined when it has none. */
+export function switchLink(html: string): string | undefined {
+  const match = /<a class="lang" href="([^"]+)">/.exec(html);
+  return match ? unescapeHtml(match[1]!) : undefined;
+}
+
 /** App → authorize → login page → "Sign in with …": returns where openenroll sent the browser. */
 export async function startAtLoginPage(
   base: string,

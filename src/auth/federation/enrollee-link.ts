@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { logHandle, sha256 } from '../../shared/crypto.js';
+import { sha256 } from '../../shared/crypto.js';
 import type { AuthDeps } from '../oauth/deps.js';
-import { pageError } from '../oauth/errors.js';
 import type { Language } from '../oauth/language.js';
 import type { VerifiedMember } from './code-exchange.js';
-import { auditIdpFailure } from './failures.js';
+import { auditIdpFailure, failurePage } from './failures.js';
 import type { IdentityProvider } from './identity-provider.js';
 import { findMemberPatient, memberName } from './member-patient.js';
 
@@ -24,13 +23,14 @@ function usernameOf(issuer: string, subject: string): string {
  * sign-in: the member's Patient by the configured claim (step 5); then, in one transaction, the enrollee
  * of that patient — an existing one (a sandbox account, another identity's), else a new one with no usable
  * password, a derived username and the Patient's name — and the link (issuer, subject) → enrollee.
- * No Patient: the 403 page, and no enrollee, identity or session is written.
+ * No Patient: the 403 page (with a link back to the app of `next`), and no enrollee, identity or session
+ * is written.
  */
 export async function enrolleeForIdentity(
   deps: AuthDeps,
   idp: IdentityProvider,
   member: VerifiedMember,
-  lang: Language,
+  page: { lang: Language; next: string },
 ): Promise<string> {
   const { issuer, subject, claims } = member;
   const now = deps.now();
@@ -39,7 +39,7 @@ export async function enrolleeForIdentity(
   const patient = await findMemberPatient(deps.fhir, idp.settings.memberLink, claims);
   if (!patient) {
     auditIdpFailure(deps, 'link', 'no-claims-data');
-    throw pageError(403, 'access_denied', 'idpNoClaimsData', lang);
+    throw failurePage('no-claims-data', page.lang, page.next);
   }
   const email = typeof claims.email === 'string' && claims.email_verified === true ? claims.email : null;
   const result = await deps.identities.linkIdentity(
@@ -57,10 +57,13 @@ export async function enrolleeForIdentity(
     },
     now,
   );
+  // The raw `sub`, as `enrollees list` shows it and `enrollees unlink --subject` takes it: an operator
+  // matches the event to the link. It is the IdP's opaque, never reassigned identifier of the member for
+  // this client (OIDC Core §2 "sub", §8 pairwise identifiers), not a credential.
   deps.audit('identity_linked', {
     enrollee: result.enrolleeId,
     issuer,
-    subject: logHandle(sha256(subject)),
+    subject,
     enrollee_created: result.enrolleeCreated,
   });
   return result.enrolleeId;

@@ -3,8 +3,10 @@ import type { HttpError } from '../../shared/errors.js';
 import type { AuthDeps } from '../oauth/deps.js';
 import { pageError, type PageLink } from '../oauth/errors.js';
 import type { Language } from '../oauth/language.js';
+import { translator } from '../pages/i18n.js';
+import { isAuthorizeRequest } from './cancel.js';
 import { IdpUnavailableError } from './identity-provider.js';
-import { startUrl } from './idp-settings.js';
+import { failedUrl, returnUrl, startUrl } from './idp-settings.js';
 
 /**
  * How a failed exchange with the IdP counts:
@@ -57,22 +59,57 @@ export function auditIdpFailure(
   });
 }
 
+/** A failure that has a page of its own: the IdP's, or a member whose sign-in links to no claims data. */
+export type FailureReason = IdpFailure | 'no-claims-data';
+
+const FAILURE_REASONS: ReadonlySet<string> = new Set<FailureReason>([
+  'unavailable',
+  'refused',
+  'unverified',
+  'no-claims-data',
+]);
+
+export function isFailureReason(value: unknown): value is FailureReason {
+  return typeof value === 'string' && FAILURE_REASONS.has(value);
+}
+
+/**
+ * The 503 page's `Retry-After` (RFC 9110 §10.2.3), which its sentence states too. Longer than a
+ * reachability probe stands (`PROBE_TTL_MS`), so a retry after it asks the IdP afresh.
+ */
+export const RETRY_AFTER_SECONDS = 30;
+
 /** The link on a failure page that starts the sign-in again, for the same `next`. */
 export function retryLink(next: string, lang: Language): PageLink {
   return { href: startUrl(next, lang), text: 'tryAgain' };
 }
 
-/** The page of a failure, in the member's language, with a link that starts the sign-in again. */
-export function failurePage(failure: IdpFailure, lang: Language, next: string): HttpError {
+/** The link back to the app that asked (with `access_denied`); none when no app asked. */
+function returnLink(next: string, lang: Language): PageLink | undefined {
+  return isAuthorizeRequest(next) ? { href: returnUrl(next, lang), text: 'returnToApp' } : undefined;
+}
+
+/**
+ * The page of a failure, in the member's language: the IdP's failures with a link that starts the sign-in
+ * again, no claims data with a link back to the app. Its language switch shows this page again at
+ * `IDP_FAILED_PATH`: the callback it answered is spent, so asking it again would only say so (400).
+ */
+export function failurePage(reason: FailureReason, lang: Language, next: string): HttpError {
   const retry = retryLink(next, lang);
-  switch (failure) {
-    case 'unavailable':
-      return pageError(503, 'temporarily_unavailable', 'idpUnavailable', lang, retry, {
-        'retry-after': '30',
+  const switchUrl = failedUrl(reason, next, lang === 'en' ? 'es' : 'en');
+  switch (reason) {
+    case 'unavailable': {
+      const message = translator(lang)('idpUnavailable', { seconds: String(RETRY_AFTER_SECONDS) });
+      return pageError(503, 'temporarily_unavailable', message, lang, retry, {
+        switchUrl,
+        headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
       });
+    }
     case 'refused':
-      return pageError(502, 'idp_error', 'idpSignInFailed', lang, retry);
+      return pageError(502, 'idp_error', 'idpSignInFailed', lang, retry, { switchUrl });
     case 'unverified':
-      return pageError(502, 'invalid_id_token', 'idpTokenInvalid', lang, retry);
+      return pageError(502, 'invalid_id_token', 'idpTokenInvalid', lang, retry, { switchUrl });
+    case 'no-claims-data':
+      return pageError(403, 'access_denied', 'idpNoClaimsData', lang, returnLink(next, lang), { switchUrl });
   }
 }

@@ -7,6 +7,15 @@ const CALL_TIMEOUT_SECONDS = 10;
 /** How long discovered metadata is used before it is fetched again (a failed fetch keeps the old one). */
 const DISCOVERY_TTL_MS = 24 * 3_600_000;
 
+/**
+ * How long the answer of a reachability probe stands: a burst of sign-ins makes at most one probe, and an
+ * IdP that comes back is noticed within this time (shorter than the 503 page's `Retry-After`).
+ */
+export const PROBE_TTL_MS = 15_000;
+
+/** A probe waits less than a real call: the member is waiting for the redirect. */
+const PROBE_TIMEOUT_MS = 5_000;
+
 /** The IdP's metadata could not be fetched (network, timeout, an error answer, an issuer mismatch). */
 export class IdpUnavailableError extends Error {
   constructor(options: { cause: unknown }) {
@@ -22,6 +31,8 @@ export interface IdentityProvider {
   readonly redirectUri: string;
   /** The IdP's configuration for openid-client, discovered once and kept in this process. */
   configuration(): Promise<oidc.Configuration>;
+  /** Whether the IdP answers its discovery document now (a probe at most every `PROBE_TTL_MS`). */
+  reachable(): Promise<boolean>;
 }
 
 /**
@@ -63,21 +74,45 @@ async function discover(settings: IdpSettings): Promise<oidc.Configuration> {
 }
 
 /**
+ * The discovery document answered with 2xx (OpenID Connect Discovery 1.0 §4.1), the request start-up
+ * discovery makes. Only reachability is asked: the configuration in use is not replaced, so the JWKS
+ * openid-client cached in it stays.
+ */
+async function probe(settings: IdpSettings): Promise<boolean> {
+  const url = `${settings.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+  try {
+    const response = await fetch(url, {
+      headers: { accept: 'application/json' },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The identity provider of `settings`. Its discovered configuration (and the JWKS openid-client caches in
- * it) is process memory, not flow state: every instance discovers for itself; concurrent first callers
- * share one discovery.
+ * it) and the last probe's answer are process memory, not flow state: every instance discovers and probes
+ * for itself; concurrent callers share one discovery, and one probe.
  */
 export function createIdentityProvider(
   settings: IdpSettings,
   publicUrl: string,
-  now: () => number = Date.now,
+  now: () => number = () => Date.now(),
 ): IdentityProvider {
   let current: { config: oidc.Configuration; fetchedAt: number } | undefined;
   let inFlight: Promise<oidc.Configuration> | undefined;
+  let probed: { ok: boolean; at: number } | undefined;
+  let probing: Promise<boolean> | undefined;
   const refresh = () =>
     (inFlight ??= discover(settings)
       .then((config) => {
         current = { config, fetchedAt: now() };
+        // A discovery that just succeeded answers the next probe too.
+        probed = { ok: true, at: current.fetchedAt };
         return config;
       })
       .finally(() => {
@@ -94,6 +129,17 @@ export function createIdentityProvider(
         if (current) return current.config;
         throw new IdpUnavailableError({ cause });
       }
+    },
+    reachable() {
+      if (probed && now() - probed.at < PROBE_TTL_MS) return Promise.resolve(probed.ok);
+      return (probing ??= probe(settings)
+        .then((ok) => {
+          probed = { ok, at: now() };
+          return ok;
+        })
+        .finally(() => {
+          probing = undefined;
+        }));
     },
   };
 }

@@ -24,9 +24,27 @@ export interface IdpSettings {
 /** Our callback at the IdP: the redirect URI registered there is `PUBLIC_URL` followed by this path. */
 export const IDP_CALLBACK_PATH = '/v2/accounts/idp/callback';
 export const IDP_START_PATH = '/v2/accounts/idp/start';
+/** A failure page shown again (its language switch): the callback that first showed it is spent. */
+export const IDP_FAILED_PATH = '/v2/accounts/idp/failed';
+/** Back to the app that asked, with `access_denied`, from a sign-in that cannot go on. */
+export const IDP_RETURN_PATH = '/v2/accounts/idp/return';
+
+function withNext(path: string, params: Record<string, string>, next: string): string {
+  const query = new URLSearchParams(next ? { next, ...params } : params);
+  return `${path}?${query.toString()}`;
+}
 
 /** The URL that starts a sign-in at the IdP (the login page's button, the retry links). */
 export function startUrl(next: string, lang: Language): string {
-  const query = new URLSearchParams(next ? { next, lang } : { lang });
-  return `${IDP_START_PATH}?${query.toString()}`;
+  return withNext(IDP_START_PATH, { lang }, next);
+}
+
+/** The URL that shows a failure page (`reason`) again, in `lang`. */
+export function failedUrl(reason: string, next: string, lang: Language): string {
+  return withNext(IDP_FAILED_PATH, { reason, lang }, next);
+}
+
+/** The URL that returns the member to the app of `next` (an authorize request) with `access_denied`. */
+export function returnUrl(next: string, lang: Language): string {
+  return withNext(IDP_RETURN_PATH, { lang }, next);
 }

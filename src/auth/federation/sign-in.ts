@@ -1,10 +1,9 @@
 import type { AuthDeps } from '../oauth/deps.js';
-import { pageError } from '../oauth/errors.js';
 import type { Language } from '../oauth/language.js';
 import { cancelledAuthorization } from './cancel.js';
 import { exchangeCode } from './code-exchange.js';
 import { enrolleeForIdentity } from './enrollee-link.js';
-import { auditIdpFailure, failurePage, isBusyError, retryLink } from './failures.js';
+import { auditIdpFailure, failurePage, isBusyError } from './failures.js';
 import type { IdentityProvider } from './identity-provider.js';
 import { takePendingSignIn } from './pending-sign-in.js';
 
@@ -51,8 +50,9 @@ export async function finishSignIn(
   const lang = pending.lang ?? callback.lang;
   if (params.error !== undefined) return idpError(deps, params.error, pending.next, lang);
   if (!params.code) {
+    // Neither a code nor an error (OIDC Core §3.1.2.5–6): the IdP's answer is malformed.
     auditIdpFailure(deps, 'authorization', 'refused');
-    throw pageError(400, 'invalid_request', 'idpSignInFailed', lang, retryLink(pending.next, lang));
+    throw failurePage('refused', lang, pending.next);
   }
   const member = await exchangeCode(
     deps,
@@ -61,7 +61,13 @@ export async function finishSignIn(
     { state: params.state!, query: callback.query },
     lang,
   );
-  const enrolleeId = await enrolleeForIdentity(deps, idp, member, lang);
-  deps.audit('login', { enrollee: enrolleeId, method: 'idp', issuer: member.issuer });
+  const enrolleeId = await enrolleeForIdentity(deps, idp, member, { lang, next: pending.next });
+  // The identity as `enrollees list` shows it (see identity_linked).
+  deps.audit('login', {
+    enrollee: enrolleeId,
+    method: 'idp',
+    issuer: member.issuer,
+    subject: member.subject,
+  });
   return { kind: 'signed-in', enrolleeId, next: pending.next, lang };
 }

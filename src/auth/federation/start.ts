@@ -21,13 +21,21 @@ export interface SignInStart {
  * scopes with PKCE S256 (RFC 7636 §4.1–4.3; RFC 9700 §2.1.1), a one-time `state` and a `nonce`, and the
  * member's language as `ui_locales`. What the callback needs to finish is stored in the database first
  * (only the hash of `state`, bound to this browser), so any instance can take the callback. Returns the
- * IdP's authorization URL; an IdP that cannot be discovered gives the 503 page and stores nothing.
+ * IdP's authorization URL; an IdP that cannot be discovered, or does not answer now, gives the 503 page and
+ * stores nothing.
  */
 export async function startSignIn(
   deps: AuthDeps,
   idp: IdentityProvider,
   start: SignInStart,
 ): Promise<string> {
+  // The configuration is kept for a day, so an IdP that went down since would leave the member at a
+  // browser connection error: a recent probe (one for a burst of sign-ins) says so first, and the member
+  // gets the 503 page. A down IdP is then not asked for discovery by every sign-in either.
+  if (!(await idp.reachable())) {
+    auditIdpFailure(deps, 'probe', 'unavailable');
+    throw failurePage('unavailable', start.lang, start.next);
+  }
   let config: oidc.Configuration;
   try {
     config = await idp.configuration();

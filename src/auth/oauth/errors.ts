@@ -29,6 +29,17 @@ export interface PageLink {
   text: string;
 }
 
+/** What else an error page may carry. */
+export interface PageExtras {
+  /** Response headers, e.g. `Retry-After`. */
+  headers?: Record<string, string>;
+  /**
+   * The other-language link, when asking the same URL again would not show the same page (a one-time
+   * callback); without it the page links to its own URL with `lang` switched.
+   */
+  switchUrl?: string;
+}
+
 /**
  * An HTML page in the enrollee's language (`lang` when the flow already knows it, else the request's);
  * `message` is a catalogue key or literal text.
@@ -39,13 +50,25 @@ export function pageError(
   message: string,
   lang?: Language,
   link?: PageLink,
-  headers?: Record<string, string>,
+  extras: PageExtras = {},
 ) {
+  const { headers, switchUrl } = extras;
   return new HttpError(
     status,
-    { kind: 'page', template: 'error', data: { title, message, lang, link } },
+    { kind: 'page', template: 'error', data: { title, message, lang, link, switchUrl } },
     headers,
   );
+}
+
+/**
+ * An authorize request refused after its client and redirect URI were verified, answered by sending the
+ * browser back to the app with `error` and the app's `state` (RFC 6749 §4.1.2.1).
+ */
+export class ClientRedirect extends Error {
+  constructor(readonly location: string) {
+    super('redirect to the client');
+    this.name = 'ClientRedirect';
+  }
 }
 
 export const REAUTHORIZE =
@@ -60,17 +83,6 @@ export const TEXT = {
   grantMissing: `User access cannot be found. ${REAUTHORIZE}`,
   noRefreshForApp:
     'Your application is not allowed to refresh tokens. To refresh data, end user must re-authenticate and ' +
-/**
- * An authorize request refused after its client and redirect URI were verified, answered by sending the
- * browser back to the app with `error` and the app's `state` (RFC 6749 §4.1.2.1).
- */
-export class ClientRedirect extends Error {
-  constructor(readonly location: string) {
-    super('redirect to the client');
-    this.name = 'ClientRedirect';
-  }
-}
-
     'consent to share their data. If your application needs to refresh tokens, its access duration must be ' +
     '13 months or Research.',
   noPermission: 'You do not have permission to perform this action.',

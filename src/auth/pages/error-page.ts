@@ -35,7 +35,11 @@ export function renderErrorForRequest(
     Number(data.status ?? 400),
     String(data.title ?? ''),
     String(data.message ?? ''),
-    request.method === 'GET' ? otherLanguageUrl(request.url, lang) : undefined,
+    typeof data.switchUrl === 'string'
+      ? data.switchUrl
+      : request.method === 'GET'
+        ? otherLanguageUrl(request.url, lang)
+        : undefined,
     pageLink(data.link),
   );
 }

@@ -69,7 +69,7 @@ const en = {
   signInNotConfigured:
     'Sign-in is not available yet: this health plan has not connected its member sign-in service. Please contact the health plan.',
   idpUnavailable:
-    "Your health plan's sign-in service cannot be reached right now. Please try again in a few minutes.",
+    "Your health plan's sign-in service cannot be reached right now. Please try again in about {seconds} seconds.",
   idpStateInvalid:
     'This sign-in does not match a request started in this browser, was already used, or has expired. Return to the app and start again.',
   idpSignInFailed: "Your health plan's sign-in service did not complete the sign-in. Please try again.",
@@ -79,6 +79,7 @@ const en = {
     'You signed in, but no health plan claims data is linked to your account, so no app can be given access to it. Please contact your health plan.',
   idpCancelled: 'Sign-in was cancelled.',
   tryAgain: 'Try again',
+  returnToApp: 'Return to the app',
 };
 
 type Catalogue = typeof en;
@@ -152,7 +153,7 @@ const es: Catalogue = {
   signInNotConfigured:
     'El inicio de sesión todavía no está disponible: este plan de salud aún no ha conectado su servicio de inicio de sesión para afiliados. Comuníquese con el plan de salud.',
   idpUnavailable:
-    'No es posible comunicarse en este momento con el servicio de inicio de sesión de su plan de salud. Inténtelo de nuevo en unos minutos.',
+    'No es posible comunicarse en este momento con el servicio de inicio de sesión de su plan de salud. Inténtelo de nuevo en unos {seconds} segundos.',
   idpStateInvalid:
     'Este inicio de sesión no corresponde a una solicitud iniciada en este navegador, ya se usó o venció. Regrese a la aplicación y comience de nuevo.',
   idpSignInFailed:
@@ -163,6 +164,7 @@ const es: Catalogue = {
     'Inició sesión, pero no hay datos de reclamos del plan de salud vinculados a su cuenta, por lo que no se puede dar acceso a ninguna aplicación. Comuníquese con su plan de salud.',
   idpCancelled: 'Se canceló el inicio de sesión.',
   tryAgain: 'Intentar de nuevo',
+  returnToApp: 'Regresar a la aplicación',
 };
 
 const catalogues: Record<Language, Catalogue> = { en, es };

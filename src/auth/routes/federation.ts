@@ -2,8 +2,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomToken } from '../../shared/crypto.js';
 import { singleParams } from '../../shared/form.js';
 import type { App } from '../../shared/http.js';
+import { cancelledAuthorization } from '../federation/cancel.js';
+import { failurePage, isFailureReason } from '../federation/failures.js';
 import type { IdentityProvider } from '../federation/identity-provider.js';
-import { IDP_CALLBACK_PATH, IDP_START_PATH } from '../federation/idp-settings.js';
+import {
+  IDP_CALLBACK_PATH,
+  IDP_FAILED_PATH,
+  IDP_RETURN_PATH,
+  IDP_START_PATH,
+} from '../federation/idp-settings.js';
 import { finishSignIn } from '../federation/sign-in.js';
 import { PENDING_SIGN_IN_SECONDS, startSignIn } from '../federation/start.js';
 import type { AuthDeps } from '../oauth/deps.js';
@@ -67,6 +74,34 @@ async function callback(deps: AuthDeps, request: FastifyRequest, reply: FastifyR
   return messagePage(reply, outcome.lang, 'loggedIn');
 }
 
+/**
+ * GET /v2/accounts/idp/failed?reason=…&next=…&lang=… — a failure page of the callback shown again, its
+ * language switch: the same message, status and links, without asking the spent callback again. `next`
+ * passes the open-redirect rule as at the start; the page writes and audits nothing.
+ */
+function failed(deps: AuthDeps, request: FastifyRequest) {
+  const lang = pageLanguage(request);
+  configuredIdp(deps, lang);
+  const query = singleParams(request.query, (m) => pageError(400, 'invalid_request', m, lang));
+  if (!isFailureReason(query.reason)) throw pageError(404, 'invalid_request', 'notFound', lang);
+  throw failurePage(query.reason, lang, safeNext(query.next) ?? '');
+}
+
+/**
+ * GET /v2/accounts/idp/return?next=…&lang=… — the 403 page's "Return to the app": the authorize request of
+ * `next` is validated again and its app gets `access_denied` with its `state` at its registered redirect
+ * URI (RFC 6749 §4.1.2.1), as a cancel at the IdP does. It works after the callback is spent, and names
+ * nothing but an authorize request an app could send itself, so it reveals and grants nothing.
+ */
+async function returnToApp(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply) {
+  const lang = pageLanguage(request);
+  configuredIdp(deps, lang);
+  const query = singleParams(request.query, (m) => pageError(400, 'invalid_request', m, lang));
+  const location = await cancelledAuthorization(deps, safeNext(query.next) ?? '', 'return-link');
+  if (location) return reply.header('cache-control', 'no-store').redirect(location, 302);
+  return messagePage(reply, lang, 'idpCancelled');
+}
+
 /** Sign-in through the health plan's OpenID Connect identity provider (openenroll as relying party). */
 export function registerFederationRoutes(app: App, deps: AuthDeps): void {
   const config = { errorShape: 'page' as const };
@@ -91,5 +126,27 @@ export function registerFederationRoutes(app: App, deps: AuthDeps): void {
       },
     },
     (request, reply) => callback(deps, request, reply),
+  );
+  app.get(
+    IDP_FAILED_PATH,
+    {
+      config,
+      schema: {
+        tags: ['pages'],
+        summary: 'A sign-in failure page shown again, e.g. in the other language (`reason`, `next`, `lang`)',
+      },
+    },
+    (request) => failed(deps, request),
+  );
+  app.get(
+    IDP_RETURN_PATH,
+    {
+      config,
+      schema: {
+        tags: ['pages'],
+        summary: 'Back to the app with `access_denied` after a sign-in that cannot go on (`next`, `lang`)',
+      },
+    },
+    (request, reply) => returnToApp(deps, request, reply),
   );
 }
