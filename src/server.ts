@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { createHttpServer, type App } from './shared/http.js';
 import type { Logger } from './shared/logger.js';
 import { collectApiDocs, serveApiDocs } from './shared/openapi.js';
@@ -11,7 +11,7 @@ import {
   type Counters,
 } from './storage/counters.js';
 import { createAvailability, type Availability } from './storage/availability.js';
-import { openRedis, redisReady } from './storage/redis.js';
+import { openRedis, redisReady, redisServerProblem } from './storage/redis.js';
 import { classifyUnavailable } from './storage/unavailable.js';
 import { createDatabaseProbe, registerHealthRoutes } from './ops/health.js';
 import { registerIndexRoute } from './ops/index-route.js';
@@ -204,7 +204,10 @@ export function plansDeps(config: Config, storage: Storage, redis?: RedisLink, n
   };
 }
 
-/** Opens Redis and waits briefly for it; when it does not answer, the service starts degraded. */
+/**
+ * Opens Redis and waits briefly for it; when it does not answer, the service starts degraded. A server
+ * that answers but is too old for the counters stops the start (ConfigError names the version needed).
+ */
 async function connectRedis(config: Config, logger: Logger): Promise<RedisLink> {
   const availability = createAvailability('redis', {
     logger,
@@ -214,7 +217,15 @@ async function connectRedis(config: Config, logger: Logger): Promise<RedisLink> 
     commandTimeoutMs: config.redisCommandTimeoutMs,
     availability,
   });
-  await redisReady(client, Math.max(2000, config.redisCommandTimeoutMs));
+  if (await redisReady(client, Math.max(2000, config.redisCommandTimeoutMs))) {
+    const problem = await redisServerProblem(client, (reason) =>
+      logger.warn({ event: 'redis_version_unknown', reason }, 'Redis version unknown; using it as it is'),
+    );
+    if (problem) {
+      client.disconnect();
+      throw new ConfigError('REDIS_URL', problem);
+    }
+  }
   return { client, availability };
 }
 
@@ -238,7 +249,13 @@ export async function buildService(
   });
   storage.onConnectionError?.((error) => database.failed(error));
   const probe = createDatabaseProbe(storage, database, config.dbConnectTimeoutMs);
-  const redis = config.redisUrl ? await connectRedis(config, logger) : undefined;
+  const redis = config.redisUrl
+    ? await connectRedis(config, logger).catch(async (error: unknown) => {
+        probe.stop();
+        if (!options.storage) await storage.close();
+        throw error;
+      })
+    : undefined;
   const deps = authDeps(config, storage, logger, redis, options.now);
   if (config.mode === 'production' && !config.idp) {
     logger.warn(

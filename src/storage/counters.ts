@@ -48,16 +48,26 @@ export function createDbCounters(db: Kysely<Database>): Counters {
   };
 }
 
+/**
+ * Fixed-window counters in Redis, one round trip per hit: `SET key 0 PX window NX` opens the window (the
+ * key and its expiry, only when absent) and `INCR` counts in it, keeping the expiry. MULTI runs the pair
+ * as one, so no key is ever left without its expiry. SET's PX and NX need Redis 2.6.12 (PEXPIRE's NX would
+ * need 7.0); the service checks the server's version at start-up (redis-version.ts).
+ */
 export function createRedisCounters(redis: Redis, prefix = 'openenroll:'): Counters {
   return {
     async hit(key, windowSeconds) {
       const full = prefix + key;
-      const [[, count]] = (await redis
+      const replies = await redis
         .multi()
+        .set(full, 0, 'PX', windowSeconds * 1000, 'NX')
         .incr(full)
-        .pexpire(full, windowSeconds * 1000, 'NX')
-        .exec()) as [[unknown, number]];
-      return count;
+        .exec();
+      if (!replies) throw new Error('Redis discarded the transaction');
+      // A command that failed inside EXEC is a reply, not a rejection: raised so the caller falls back.
+      const failure = replies.find(([error]) => error)?.[0];
+      if (failure) throw failure;
+      return Number(replies[1]?.[1]);
     },
     async peek(key) {
       const value = await redis.get(prefix + key);

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import type { Availability } from './availability.js';
+import { redisVersion, redisVersionProblem } from './redis-version.js';
 
 export interface RedisOptions {
   /** How long one command may take; past it the command fails and the caller falls back. */
@@ -37,4 +38,24 @@ export async function redisReady(redis: Redis, ms: number): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Why the connected server cannot hold the counters (it is older than they need), or undefined. Plain
+ * INFO, not `INFO server`: servers before 2.6 refuse a section argument. When INFO is refused (a managed
+ * Redis may deny it) or names no version, the server is used as it is and `onUnknown` hears why.
+ */
+export async function redisServerProblem(
+  redis: Redis,
+  onUnknown: (reason: string) => void,
+): Promise<string | undefined> {
+  let info: string;
+  try {
+    info = await redis.info();
+  } catch (error) {
+    onUnknown(error instanceof Error ? error.message : String(error));
+    return undefined;
+  }
+  if (redisVersion(info) === undefined) onUnknown('INFO names no redis_version');
+  return redisVersionProblem(info);
 }
