@@ -32,6 +32,12 @@ export interface Config {
   /** Failed logins for one username inside `loginLockoutSeconds` before that username is locked. */
   readonly loginMaxFailures: number;
   readonly loginLockoutSeconds: number;
+  /**
+   * Sign-in attempts (password logins, and sign-ins started at the identity provider) one client address
+   * may make per minute and per hour, counted apart for each; past either, 429 with `Retry-After`.
+   */
+  readonly signInPerMinute: number;
+  readonly signInPerHour: number;
   /** Plan API: limits of keys created without their own (`keys create` defaults). */
   readonly apiRatePerSecond: number;
   readonly apiRatePerMinute: number;
@@ -320,6 +326,8 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: bool(env, 'TRUST_PROXY', false),
     loginMaxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),
     loginLockoutSeconds: integer(env, 'LOGIN_LOCKOUT_SECONDS', 900, 1, 86400),
+    signInPerMinute: integer(env, 'SIGN_IN_PER_MINUTE', 20, 1, 1_000_000),
+    signInPerHour: integer(env, 'SIGN_IN_PER_HOUR', 200, 1, 100_000_000),
     apiRatePerSecond: integer(env, 'API_RATE_PER_SECOND', 200, 1, 1_000_000),
     apiRatePerMinute: integer(env, 'API_RATE_PER_MINUTE', 1000, 1, 100_000_000),
     sandboxApiKey: sandboxApiKey(env),

@@ -107,8 +107,8 @@ function counters(storage: Storage, redis: RedisLink | undefined, prefix: string
 }
 
 /**
- * Plan-API rate-limit counters: in Redis when configured (one budget for every instance), else in this
- * process. While Redis is down each instance counts in its own process (Kong's `fault_tolerant`): a
+ * Rate-limit counters (plan-API keys, per-source sign-in limits): in Redis when configured (one budget for
+ * every instance), else in this process. While Redis is down each instance counts in its own process (Kong's `fault_tolerant`): a
  * deployment of N instances admits up to N times a key's limit for the outage, and no request fails.
  */
 function rateCounters(redis: RedisLink | undefined, prefix: string): Counters {
@@ -138,6 +138,7 @@ export function authDeps(
     fhir: createFhirStore(storage.db),
     connectedApps: createConnectedAppStore(storage.db),
     counters: counters(storage, redis, config.redisKeyPrefix),
+    sourceCounters: rateCounters(redis, config.redisKeyPrefix),
     audit: (event, fields) => auditLog.info({ event, ...fields }, event),
     now,
     settings: {
@@ -150,6 +151,10 @@ export function authDeps(
       sessionTtlSeconds: 5400,
       loginMaxFailures: config.loginMaxFailures,
       loginLockoutSeconds: config.loginLockoutSeconds,
+      signInWindows: [
+        { seconds: 60, limit: config.signInPerMinute },
+        { seconds: 3600, limit: config.signInPerHour },
+      ],
       secureCookies: config.secureTransport,
     },
   };

@@ -41,6 +41,9 @@ export async function startServiceWithLogs(
   const config = loadConfig({
     LOG_LEVEL: 'info',
     SANDBOX_ENROLLEES: '5',
+    // Every suite signs in from 127.0.0.1, many times a minute; the per-source limits have suites of their own.
+    SIGN_IN_PER_MINUTE: '1000000',
+    SIGN_IN_PER_HOUR: '1000000',
     ...redisEnv(),
     ...env,
   });

@@ -1,4 +1,5 @@
 import type { Counters } from '../../shared/counters.js';
+import type { SourceWindow } from './source-limits.js';
 import type { AppStore } from '../store/apps.js';
 import type { ConnectedAppStore } from '../store/connected-apps.js';
 import type { EnrolleeStore } from '../store/enrollees.js';
@@ -27,7 +28,10 @@ export interface AuthDeps {
   signingKeys: SigningKeyStore;
   fhir: FhirStore;
   connectedApps: ConnectedAppStore;
+  /** Login lock-outs per username: in Redis, else (and while it is down) in the database. */
   counters: Counters;
+  /** Per-source sign-in limits: in Redis, else (and while it is down) in this process. */
+  sourceCounters: Counters;
   audit: Audit;
   /** Epoch milliseconds; tests move time by passing their own clock. */
   now: () => number;
@@ -45,6 +49,8 @@ export interface AuthSettings {
   sessionTtlSeconds: number;
   loginMaxFailures: number;
   loginLockoutSeconds: number;
+  /** Sign-in attempts per client address: one window a minute, one an hour (`SIGN_IN_PER_*`). */
+  signInWindows: readonly SourceWindow[];
   /** https `PUBLIC_URL`: Secure, `__Host-` prefixed cookies (RFC 6265bis §4.1.3.2). */
   secureCookies: boolean;
 }

@@ -18,6 +18,7 @@ import { pageError } from '../oauth/errors.js';
 import type { Language } from '../oauth/language.js';
 import { translator } from '../pages/i18n.js';
 import { renderPage } from '../pages/render.js';
+import { limitSource } from './source-limit.js';
 import { cookieOptions, idpBindingCookie, pageLanguage, safeNext, startSession } from './browser-session.js';
 
 function configuredIdp(deps: AuthDeps, lang: Language): IdentityProvider {
@@ -40,6 +41,13 @@ async function start(deps: AuthDeps, request: FastifyRequest, reply: FastifyRepl
   const lang = pageLanguage(request);
   const idp = configuredIdp(deps, lang);
   const query = singleParams(request.query, (m) => pageError(400, 'invalid_request', m, lang));
+  // Each start stores a pending sign-in for 10 minutes: a client address may start only so many.
+  const limited = await limitSource(deps, request, 'idp-start', lang);
+  if (limited) {
+    throw pageError(429, 'too_many_requests', limited.message, lang, undefined, {
+      headers: { 'retry-after': String(limited.retryAfterSeconds) },
+    });
+  }
   const binding = request.cookies[idpBindingCookie(deps)] ?? randomToken();
   const location = await startSignIn(deps, idp, {
     next: safeNext(query.next) ?? '',

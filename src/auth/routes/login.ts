@@ -9,6 +9,7 @@ import { asLanguage, type Language } from '../oauth/language.js';
 import { translator } from '../pages/i18n.js';
 import { renderPage } from '../pages/render.js';
 import { startUrl } from '../federation/idp-settings.js';
+import { limitSource } from './source-limit.js';
 import {
   cookieOptions,
   csrfMatches,
@@ -80,18 +81,25 @@ export function registerLoginRoutes(app: App, deps: AuthDeps): void {
     const form = formBody(request, (status, m) => pageError(status, 'invalid_request', m));
     const lang = pageLanguage(request, asLanguage(form.lang));
     const t = translator(lang);
+    const next = safeNext(form.next) ?? '';
+    const username = (form.username ?? '').slice(0, 100);
+    // Per client address, before anything is looked up or counted per username.
+    const limited = await limitSource(deps, request, 'login', lang);
+    if (limited) {
+      reply.header('retry-after', String(limited.retryAfterSeconds));
+      return showLogin(deps, request, reply, lang, { next, username, error: limited.message, status: 429 });
+    }
     const cookieCsrf = request.cookies[loginCsrfCookie(deps)];
     if (!cookieCsrf || !csrfMatches(cookieCsrf, form.csrf)) {
       throw pageError(403, 'invalid_request', 'formTampered', lang);
     }
-    const next = safeNext(form.next) ?? '';
-    const username = (form.username ?? '').slice(0, 100);
     const result = await logIn(deps, username, (form.password ?? '').slice(0, 200));
     if (!result.ok) {
       const error =
         result.reason === 'locked'
           ? t('loginLocked', { minutes: String(Math.ceil((result.retryAfterSeconds ?? 60) / 60)) })
           : t('loginInvalid');
+      if (result.reason === 'locked') reply.header('retry-after', String(result.retryAfterSeconds ?? 60));
       return showLogin(deps, request, reply, lang, {
         next,
         username,
