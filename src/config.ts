@@ -1,4 +1,4 @@
-import type { AmaLicensePolicy } from './plans/gateway/ama-license.js';
+import type { AmaLicensePolicy } from './prices/ama-license.js';
 import type { IdpSettings, MemberLink } from './auth/federation/idp-settings.js';
 /**
  * The only reader of the environment. Every setting is parsed, validated and defaulted here, then frozen;

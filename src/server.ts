@@ -61,12 +61,12 @@ import { ensureSandboxApiKey } from './plans/sandbox-key.js';
 import { createBulkService } from './plans/bulk/build.js';
 import { createBulkDocumentStore } from './plans/store/bulk-documents.js';
 import { createBulkSourceStore } from './plans/store/bulk-sources.js';
-import { createPriceStore } from './plans/store/prices.js';
-import {
-  PRICE_LOOKUP_PREFIX,
-  PRICE_LOOKUP_SECURITY_SCHEMES,
-  registerPriceLookupService,
-} from './plans/price-lookup-app.js';
+import { apiKeyGate } from './plans/gateway/api-key.js';
+import { sampleLabel, usesData } from './plans/gateway/sample-data.js';
+import { createPriceStore } from './prices/store/prices.js';
+import { PRICE_LOOKUP_PREFIX, registerPriceLookupService } from './prices/app.js';
+import type { PricesDeps } from './prices/deps.js';
+import { PRICE_LOOKUP_DOCS, PRICE_LOOKUP_SECURITY_SCHEMES } from './prices/openapi.js';
 
 /** Everything a running service holds open, so it can be closed in one call. */
 export interface Service {
@@ -195,7 +195,6 @@ export function plansDeps(config: Config, storage: Storage, redis?: RedisLink, n
       sources: createBulkSourceStore(storage.db),
       now,
     }),
-    prices: createPriceStore(storage.db),
     rateCounters: rateCounters(redis, config.redisKeyPrefix),
     samples,
     now,
@@ -204,7 +203,6 @@ export function plansDeps(config: Config, storage: Storage, redis?: RedisLink, n
       sandbox: config.mode === 'sandbox',
       providerRadiusMiles: config.providerRadiusMiles,
       bulkDataUrl: config.bulkDataUrl,
-      amaLicense: config.pplAmaLicense,
     },
   };
 }
@@ -222,6 +220,23 @@ async function connectRedis(config: Config, logger: Logger): Promise<RedisLink> 
     commandTimeoutMs: config.redisCommandTimeoutMs,
     availability,
   });
+/**
+ * The price lookup over one storage. It answers to the plan API's keys and limits and shares its record of
+ * loaded (sample) datasets: both are the plan API's, handed over here as a check and a port.
+ */
+export function pricesDeps(config: Config, storage: Storage, plans: PlansDeps): PricesDeps {
+  return {
+    prices: createPriceStore(storage.db),
+    checkKey: apiKeyGate(plans),
+    samples: {
+      datasets: () => plans.samples.datasets(),
+      uses: usesData,
+      label: (text) => sampleLabel(plans.samples, text),
+    },
+    settings: { amaLicense: config.pplAmaLicense },
+  };
+}
+
   if (await redisReady(client, Math.max(2000, config.redisCommandTimeoutMs))) {
     const problem = await redisServerProblem(client, (reason) =>
       logger.warn({ event: 'redis_version_unknown', reason }, 'Redis version unknown; using it as it is'),
@@ -359,7 +374,7 @@ export async function buildService(
     authenticate: (authorization, queryHasToken) => authenticateBearer(deps, authorization, queryHasToken),
   });
   await registerPlansService(app, plans);
-  await registerPriceLookupService(app, plans);
+  await registerPriceLookupService(app, pricesDeps(config, storage, plans));
   await serveApiDocs(app, [
     {
       prefix: PLAN_API_PREFIX,
@@ -369,15 +384,7 @@ export async function buildService(
         'issuers, Medicaid and poverty guidelines. Every request carries an API key in the `apikey` query ' +
         'parameter (or header); limits and what remains of them are in the X-RateLimit-* and RateLimit-* headers.',
     },
-    {
-      prefix: PRICE_LOOKUP_PREFIX,
-      title: 'openenroll procedure price lookup',
-      description:
-        'National Medicare costs and copayments of procedures in hospital outpatient departments (OPPS ' +
-        'Addendum B) and ambulatory surgical centers (ASC Addendum AA), as the CMS Procedure Price Lookup ' +
-        'API (v1.1.1) serves them. Every request carries the `apiKey` header (a plan-API key) and the ' +
-        '`amaLicense` header.',
-    },
+    PRICE_LOOKUP_DOCS,
   ]);
   await app.ready();
   return {

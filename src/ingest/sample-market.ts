@@ -11,7 +11,7 @@ import { createDbCounters } from '../storage/counters.js';
 import { PLAN_KINDS } from '../plans/market-years.js';
 import { createDatasetStore, type DatasetInfo, type DatasetStore } from '../plans/store/datasets.js';
 import { writeSampleMarket } from '../plans/sample/files.js';
-import { PRICE_KINDS } from '../plans/prices/scope.js';
+import { PRICE_KINDS } from '../prices/scope.js';
 import { SAMPLE_MARKET_SEED } from '../plans/sample/market.js';
 
 /** The lease one instance takes to load the sample; others wait for it instead of loading it twice. */

@@ -1,7 +1,5 @@
 import type { Counters } from '../shared/counters.js';
 import type { ApiKeyStore } from './store/api-keys.js';
-import type { PriceStore } from './store/prices.js';
-import type { AmaLicensePolicy } from './gateway/ama-license.js';
 import type { BulkService } from './bulk/build.js';
 import type { CrosswalkStore } from './store/crosswalk.js';
 import type { DatasetStore } from './store/datasets.js';
@@ -35,8 +33,6 @@ export interface PlansDeps {
   providers: ProviderService;
   /** The `/data/*` documents: built once per data load, stored compressed. */
   bulk: BulkService;
-  /** The procedure price lookup's costs and procedures. */
-  prices: PriceStore;
   /** Rate-limit counters: in this process, or in Redis when several instances share one budget. */
   rateCounters: Counters;
   samples: SampleTracker;
@@ -48,7 +44,5 @@ export interface PlansDeps {
     providerRadiusMiles: number;
     /** Where `/data/*` redirects (`<url>/<year>/<name>.json`); undefined: the documents are served here. */
     bulkDataUrl: string | undefined;
-    /** Which `amaLicense` header values the price lookup accepts. */
-    amaLicense: AmaLicensePolicy;
   };
 }

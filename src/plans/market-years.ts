@@ -5,7 +5,7 @@ export const PLAN_KINDS = ['plan-attributes', 'landscape'] as const;
 
 /**
  * Supported market years (ascending) and the current one. Real data outranks the generated sample, as it
- * does for the price lookup (prices/scope.ts): once real plans are loaded for any year, the years that have
+ * does for the price lookup (src/prices/scope.ts): once real plans are loaded for any year, the years that have
  * only sample plans are no longer market years (`sampleOnly` lists them, so an answer can say why), and the
  * current year is the latest with real plans. With only the sample loaded, its years are the market years.
  */

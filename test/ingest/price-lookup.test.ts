@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { millsToCents, oppsCopayCents } from '../../src/plans/prices/copay.js';
+import { millsToCents, oppsCopayCents } from '../../src/prices/copay.js';
 import { amountMills, percentThousandths } from '../../src/ingest/price-lookup/amounts.js';
 import { Reject } from '../../src/ingest/plan-data/format.js';
 import { openTabular } from '../../src/ingest/sources/csv.js';

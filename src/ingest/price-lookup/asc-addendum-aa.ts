@@ -1,5 +1,5 @@
 import { write } from '../../plans/store/datasets.js';
-import { ascCopayCents, millsToCents } from '../../plans/prices/copay.js';
+import { ascCopayCents, millsToCents } from '../../prices/copay.js';
 import { Reject, type IngestFormat } from '../plan-data/format.js';
 import { normaliseHeader } from '../plan-data/headers.js';
 import { amountMills, isNoteRow, PROCEDURE_CODE } from './amounts.js';

@@ -1,5 +1,5 @@
 import { write } from '../../plans/store/datasets.js';
-import { millsToCents, oppsCopayCents } from '../../plans/prices/copay.js';
+import { millsToCents, oppsCopayCents } from '../../prices/copay.js';
 import { Reject, type IngestFormat } from '../plan-data/format.js';
 import { lazyColumns, missingGroups, normaliseHeader } from '../plan-data/headers.js';
 import { amountMills, isNoteRow, percentThousandths, PROCEDURE_CODE } from './amounts.js';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { jsonError } from '../../shared/errors.js';
+import { jsonError } from '../shared/errors.js';
 
 /** Which `amaLicense` values the price lookup accepts (the `PPL_AMA_LICENSE` setting). */
 export type AmaLicensePolicy =

@@ -8,7 +8,7 @@ import { Ajv } from 'ajv';
 import { startService, type RunningService } from '../helpers/service.js';
 import { ADDENDUM_B_2025 } from '../helpers/price-fixtures.js';
 import { ingest } from '../helpers/shared-data.js';
-import { SANDBOX_KEY } from './plan-api.js';
+import { SANDBOX_KEY } from '../plans/plan-api.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** CMS ASC Addendum AA, January 2025: its HCPCS Level II rows, verbatim (test/fixtures/PROVENANCE.md). */

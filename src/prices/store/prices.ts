@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
-import type { PriceScope } from '../prices/scope.js';
+import type { PriceScope } from '../scope.js';
 
 export interface ProcedureCode {
   code: string;

@@ -2,47 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { jsonError } from '../../shared/errors.js';
 import type { App } from '../../shared/http.js';
-import type { PlansDeps } from '../deps.js';
-import { usesData } from '../gateway/sample-data.js';
-import type { ProcedureCost } from '../store/prices.js';
-import { GatewayMessage } from './schemas.js';
-import { PRICE_KINDS, priceScope, type PriceScope } from '../prices/scope.js';
-
-const errors = {
-  400: GatewayMessage,
-  401: GatewayMessage,
-  403: GatewayMessage,
-  404: GatewayMessage,
-  429: GatewayMessage,
-};
-
-const Code = Type.Object({
-  code: Type.String({ description: 'HCPCS Level II or CPT code' }),
-  description: Type.String(),
-  frequency: Type.Integer({
-    description:
-      "how often the procedure is performed (the operator's procedure list); 0 when none is loaded",
-  }),
-});
-
-const Cost = Type.Object({
-  code: Type.String({
-    description: 'the procedure (added: the CMS document omits it, so bulk items could not be told apart)',
-  }),
-  facilityType: Type.String({
-    description: '`HOPD` (hospital outpatient department, OPPS) or `ASC` (ambulatory surgical center)',
-  }),
-  cost: Type.Number({ description: 'what Medicare pays: `total − copay`, dollars' }),
-  copay: Type.Number({ description: "the beneficiary's national copayment, dollars" }),
-  total: Type.Number({ description: 'the national payment rate, dollars' }),
-});
-
-const CodeParam = Type.Object({
-  code: Type.String({ description: 'a 5-character HCPCS Level II or CPT code' }),
-});
-const Limit = Type.Optional(
-  Type.Integer({ minimum: 1, maximum: 100_000, description: 'at most this many items' }),
-);
+import type { PricesDeps } from '../deps.js';
+import { PRICE_KINDS, priceScope, type PriceScope } from '../scope.js';
+import { Code, CodeParam, Cost, costShape, errors, Limit } from './shapes.js';
 
 /** A 5-character code, upper-cased; 400 otherwise. */
 function codeOf(param: string): string {
@@ -63,27 +25,15 @@ function refuseInvalidQuery(request: FastifyRequest): void {
   });
 }
 
-const dollars = (cents: number) => cents / 100;
-
-function costShape(cost: ProcedureCost) {
-  return {
-    code: cost.code,
-    facilityType: cost.facilityType,
-    cost: dollars(cost.totalCents - cost.copayCents),
-    copay: dollars(cost.copayCents),
-    total: dollars(cost.totalCents),
-  };
-}
-
 /** What the answer reads, from the loaded datasets; labelled as sample when it is the generated sample. */
-async function scopeOf(request: FastifyRequest, deps: PlansDeps): Promise<PriceScope> {
+async function scopeOf(request: FastifyRequest, deps: PricesDeps): Promise<PriceScope> {
   const scope = priceScope(await deps.samples.datasets());
-  usesData(request, scope.sample ? PRICE_KINDS : []);
+  deps.samples.uses(request, scope.sample ? PRICE_KINDS : []);
   return scope;
 }
 
 /** The price lookup's four routes (its OpenAPI document, v1.1.1). */
-export function registerPriceLookupRoutes(api: App, deps: PlansDeps): void {
+export function registerPriceLookupRoutes(api: App, deps: PricesDeps): void {
   const tags = ['price-lookup'];
   api.get(
     '/codes',
