@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { DatasetStore, DatasetWriter, Ownership } from '../plans/store/datasets.js';
-import { sourceSize } from './sources/csv.js';
+import { sourceSize } from './sources/tabular.js';
 import { fileErrorMessage } from './plan-data/run.js';
 import { createLoadReport, IngestError, type IngestOptions, type IngestSummary } from './report.js';
 

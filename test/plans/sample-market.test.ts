@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { openTabular } from '../../src/ingest/sources/csv.js';
+import { openTabular } from '../../src/ingest/sources/tabular.js';
 import { SAMPLE_HEADER } from '../../src/plans/gateway/sample-data.js';
 import { SAMPLE_COUNTIES, SAMPLE_ZIP_COUNTIES } from '../../src/plans/sample/geography.js';
 import { writeSampleMarket, type SampleFile } from '../../src/plans/sample/files.js';

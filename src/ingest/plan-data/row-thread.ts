@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import type { PlanDataTable, Write } from '../../plans/store/datasets.js';
 import type { Database } from '../../storage/schema.js';
 import { IngestError } from '../report.js';
-import { openTabular } from '../sources/csv.js';
+import { openTabular } from '../sources/tabular.js';
 import { ArchiveError } from '../sources/zip-entry.js';
 import { Reject, type IngestFormat } from './format.js';
 import { rowOutcome } from './rows.js';

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { DatasetStore } from '../../plans/store/datasets.js';
-import { openTabular, sourceSize } from '../sources/csv.js';
+import { openTabular, sourceSize } from '../sources/tabular.js';
 import { ArchiveError } from '../sources/zip-entry.js';
 import { Reject, type IngestFormat, type RowHandler } from './format.js';
 import { rowsInThread } from './row-thread.js';

@@ -1,62 +1,8 @@
 import { isAscii } from 'node:buffer';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { CsvRecordParser, type CsvRecord } from './csv-records.js';
-import { ArchiveError, openZipEntry } from './zip-entry.js';
-import { readXlsxRows } from './xlsx.js';
-
-/** One data row: its 1-based line in the file (the header is line 1) and its cells by header name. */
-export interface SourceRow {
-  line: number;
-  cells: Record<string, string>;
-}
-
-/** A tabular source being read: its header (names trimmed) and its rows, streamed. */
-export interface TabularSource {
-  header: string[];
-  rows: AsyncIterable<SourceRow>;
-}
-
-/** Counts the bytes that pass, so a progress bar can follow a stream of unknown row count. */
-function byteCounter(onBytes: (n: number) => void): Transform {
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      onBytes(chunk.length);
-      done(null, chunk);
-    },
-  });
-}
-
-/**
- * `input` through a byte counter. `pipe` does not pass a source's error on, so a read or inflate error
- * would leave the reader waiting forever (or crash the process as an unhandled 'error'): it is handed
- * to the counter, where the reader sees it.
- */
-function counted(input: Readable, onBytes: (n: number) => void, wrap = (e: Error) => e): Readable {
-  const counter = byteCounter(onBytes);
-  input.on('error', (error: Error) => counter.destroy(wrap(error)));
-  // A reader that stops early destroys the counter: the file (or archive entry) behind it is released.
-  counter.on('close', () => input.destroy());
-  return input.pipe(counter);
-}
-
-/**
- * Size in bytes of what `openTabular` will read (the archive's size for a ZIP), for progress. A directory
- * fails here, as an `EISDIR` error naming it, rather than on the first read.
- */
-export async function sourceSize(file: string): Promise<number> {
-  const info = await stat(file);
-  if (info.isDirectory()) {
-    throw Object.assign(new Error(`EISDIR: illegal operation on a directory, open '${file}'`), {
-      code: 'EISDIR',
-      syscall: 'open',
-      path: file,
-    });
-  }
-  return info.size;
-}
+import type { SourceRow, TabularSource } from './tabular-source.js';
 
 /**
  * A function that makes a row's cells (by header name; '' for a short row's missing ones) from its record,
@@ -85,7 +31,7 @@ function cellsBuilder(
  * generator per file, not one per layer: an await per row is most of the cost of a 2-million-row PUF.
  * With `columns`, rows carry only those cells, and records are split no further than the last of them.
  */
-async function openCsv(
+export async function openCsv(
   input: Readable,
   columns?: readonly string[],
   isHeader?: (cells: string[]) => boolean,
@@ -147,44 +93,4 @@ async function openCsv(
     }
   }
   return { header, rows: rows() };
-}
-
-/**
- * Opens a CSV file, a ZIP holding a CSV (the CMS archives), or an `.xlsx` workbook's first sheet, and
- * streams its rows. `onBytes` hears how many bytes of the file on disk were consumed. `columns`: the
- * only cells a CSV's rows need to carry (a workbook's rows carry all of theirs).
- */
-export async function openTabular(
-  file: string,
-  onBytes: (n: number) => void = () => {},
-  columns?: readonly string[],
-  isHeader?: (cells: string[]) => boolean,
-): Promise<TabularSource> {
-  if (/\.zip$/i.test(file)) {
-    const entry = await openZipEntry(file, /\.csv$/i);
-    // Progress follows the archive: count compressed bytes as the entry inflates, scaled.
-    const total = (await stat(file)).size;
-    const scale = entry.size > 0 ? total / entry.size : 0;
-    const damaged = (e: Error) => new ArchiveError(`damaged ZIP archive (${e.message})`);
-    return openCsv(
-      counted(entry.stream, (n) => onBytes(n * scale), damaged),
-      columns,
-      isHeader,
-    );
-  }
-  if (!/\.xlsx$/i.test(file)) {
-    return openCsv(counted(createReadStream(file, { highWaterMark: 1 << 20 }), onBytes), columns, isHeader);
-  }
-  const items = readXlsxRows(file, onBytes);
-  const first = await items.next();
-  if (first.done || !('header' in first.value)) {
-    return { header: [], rows: (async function* () {})() };
-  }
-  const header = first.value.header;
-  return {
-    header,
-    rows: (async function* () {
-      for await (const item of items) if (!('header' in item)) yield item;
-    })(),
-  };
 }

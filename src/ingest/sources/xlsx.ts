@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
 import { ArchiveError, openZipEntry } from './zip-entry.js';
-import type { SourceRow } from './csv.js';
+import type { SourceRow } from './tabular-source.js';
 
 /** Column index of a cell reference: `A1` → 0, `AB12` → 27. */
 function columnIndex(ref: string): number {

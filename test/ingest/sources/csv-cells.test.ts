@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { openTabular } from '../../../src/ingest/sources/csv.js';
+import { openTabular } from '../../../src/ingest/sources/tabular.js';
 import { ingestSuite } from '../../helpers/ingest-suite.js';
 
 const suite = ingestSuite('csv-cells');

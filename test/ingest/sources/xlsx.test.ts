@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { openTabular } from '../../../src/ingest/sources/csv.js';
+import { openTabular } from '../../../src/ingest/sources/tabular.js';
 import { xlsxParts, xlsxWorkbook } from '../../helpers/xlsx-fixture.js';
 import { ingestSuite } from '../../helpers/ingest-suite.js';
 import { ingest } from '../../helpers/shared-data.js';
