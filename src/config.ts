@@ -1,4 +1,5 @@
 import type { AmaLicensePolicy } from './prices/ama-license.js';
+import type { LogFormat } from './shared/logger.js';
 import type { IdpSettings, MemberLink } from './auth/federation/idp-settings.js';
 /**
  * The only reader of the environment. Every setting is parsed, validated and defaulted here, then frozen;
@@ -28,6 +29,8 @@ export interface Config {
   readonly accessTokenTtlSeconds: number;
   readonly sandboxEnrollees: number;
   readonly logLevel: string;
+  /** Stdout log lines: `auto` (readable at a terminal, JSON lines otherwise), `json` or `pretty`. */
+  readonly logFormat: LogFormat;
   readonly trustProxy: boolean;
   /** Failed logins for one username inside `loginLockoutSeconds` before that username is locked. */
   readonly loginMaxFailures: number;
@@ -323,6 +326,7 @@ export function loadConfig(env: Env = process.env): Config {
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
       'info',
     ),
+    logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     loginMaxFailures: integer(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),
     loginLockoutSeconds: integer(env, 'LOGIN_LOCKOUT_SECONDS', 900, 1, 86400),

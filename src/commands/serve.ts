@@ -75,7 +75,7 @@ export function registerServeCommands(program: Command): void {
     .description('migrate the database, prepare sandbox data and serve the APIs (PORT, default 8000)')
     .action(async () => {
       const config = loadConfig();
-      const logger = createLogger(config.logLevel);
+      const logger = createLogger(config.logLevel, undefined, config.logFormat);
       // Loaded here, not at the top: every other command starts without importing the whole service.
       const { buildService } = await import('../server.js');
       const service = await buildService(config, logger);

@@ -5,8 +5,12 @@ import {
   type DestinationStream,
   type Logger as PinoLogger,
 } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 
 export type Logger = PinoLogger;
+
+/** The `LOG_FORMAT` setting: `auto` decides by whether stdout is a terminal. */
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 /**
  * Query parameters that carry secrets and must never reach a log line, by normalized name (see
@@ -57,10 +61,32 @@ export function redactUrl(url: string, depth = 0): string {
 }
 
 /**
- * Structured JSON logs (stdout unless another destination is given); credentials in headers and query
- * strings are redacted.
+ * How stdout lines are written: the setting when it names a format, else readable lines for a person at a
+ * terminal (as fastify's documentation suggests for development) and JSON lines for everything else
+ * (production, pipes, tests), which log collectors parse.
  */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+export function stdoutFormat(isTTY: boolean | undefined, setting: LogFormat): 'json' | 'pretty' {
+  if (setting !== 'auto') return setting;
+  return isTTY === true ? 'pretty' : 'json';
+}
+
+/**
+ * Readable lines (to stdout unless told otherwise). pino-pretty reformats the line pino has already
+ * redacted and serialised, so both formats carry the same fields and hide the same secrets.
+ */
+export function prettyStream(to: number | NodeJS.WritableStream = 1): DestinationStream {
+  return PinoPretty({ destination: to, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+}
+
+/**
+ * Structured logs (to `destination`, else to stdout in the format `stdoutFormat` picks); credentials in
+ * headers and query strings are redacted.
+ */
+export function createLogger(
+  level: string,
+  destination?: DestinationStream,
+  format: LogFormat = 'auto',
+): Logger {
   return pino(
     {
       level,
@@ -78,6 +104,6 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
         err: stdSerializers.err,
       },
     },
-    destination ?? stdout(1),
+    destination ?? (stdoutFormat(process.stdout.isTTY, format) === 'pretty' ? prettyStream() : stdout(1)),
   );
 }

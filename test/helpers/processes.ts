@@ -42,7 +42,8 @@ export function spawnServer(name: string, port: number, env: Record<string, stri
   const base: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined || k.startsWith('NODE_TEST') || k === 'NODE_OPTIONS') continue;
-    if (['DATABASE_URL', 'REDIS_URL', 'PUBLIC_URL', 'OPENENROLL_MODE', 'LOG_LEVEL'].includes(k)) continue;
+    if (['DATABASE_URL', 'REDIS_URL', 'PUBLIC_URL', 'OPENENROLL_MODE', 'LOG_LEVEL', 'LOG_FORMAT'].includes(k))
+      continue;
     base[k] = v;
   }
   const child = spawn(process.execPath, ['bin/openenroll.js', 'serve'], {
