@@ -21,7 +21,9 @@ import { UnavailableError } from './shared/errors.js';
 import { registerAuthService } from './auth/app.js';
 import { authenticateBearer } from './auth/oauth/bearer.js';
 import { registerFhirService } from './fhir/routes/fhir.js';
-import type { AuthDeps } from './auth/oauth/deps.js';
+import type { FhirDeps } from './fhir/deps.js';
+import { createPatientPort } from './fhir/patient-port.js';
+import type { AuthDeps } from './auth/deps.js';
 import { renderErrorForRequest } from './auth/pages/error-page.js';
 import { createAppStore } from './auth/store/apps.js';
 import { createEnrolleeStore } from './auth/store/enrollees.js';
@@ -73,6 +75,7 @@ export interface Service {
   app: App;
   storage: Storage;
   deps: AuthDeps;
+  fhir: FhirDeps;
   plans: PlansDeps;
   /** Whether the database and Redis (when configured) answer, as last seen. */
   dependencies: { database: Availability; redis?: Availability };
@@ -135,7 +138,7 @@ export function authDeps(
     identityProvider: config.idp && createIdentityProvider(config.idp, config.publicUrl),
     tokens: createTokenStore(storage.db, storage.dialect),
     signingKeys: createSigningKeyStore(storage.db),
-    fhir: createFhirStore(storage.db),
+    patients: createPatientPort(createFhirStore(storage.db)),
     connectedApps: createConnectedAppStore(storage.db),
     counters: counters(storage, redis, config.redisKeyPrefix),
     sourceCounters: rateCounters(redis, config.redisKeyPrefix),
@@ -157,6 +160,16 @@ export function authDeps(
       ],
       secureCookies: config.secureTransport,
     },
+  };
+}
+
+/** The FHIR data service over one storage. It takes one thing from the authorization service: its Bearer check. */
+export function fhirDeps(storage: Storage, auth: AuthDeps): FhirDeps {
+  return {
+    fhir: createFhirStore(storage.db),
+    publicUrl: auth.settings.publicUrl,
+    now: auth.now,
+    authenticate: (authorization, queryHasToken) => authenticateBearer(auth, authorization, queryHasToken),
   };
 }
 
@@ -294,10 +307,15 @@ export async function buildService(
         'identity provider discovery failed; sign-in answers 503 until it succeeds',
       ),
   );
+  const fhir = fhirDeps(storage, deps);
   const plans = plansDeps(config, storage, redis, options.now);
   if (config.mode === 'sandbox') {
-    await ensureSandboxEnrollees(deps.enrollees, config.sandboxEnrollees, deps.now());
-    await ensureSandboxClaims(deps, config.sandboxEnrollees, deps.now());
+    await ensureSandboxEnrollees(deps, config.sandboxEnrollees, deps.now());
+    await ensureSandboxClaims(
+      { fhir: fhir.fhir, enrollees: deps.enrollees },
+      config.sandboxEnrollees,
+      deps.now(),
+    );
     await ensureSandboxApiKey(plans.apiKeys, config, plans.now());
     if (config.sampleMarket) await ensureSampleMarket(storage, plans.now());
   }
@@ -366,13 +384,7 @@ export async function buildService(
   });
   registerIndexRoute(app, config.publicUrl, { planApi: PLAN_API_PREFIX, priceLookup: PRICE_LOOKUP_PREFIX });
   registerAuthService(app, deps);
-  // The FHIR data service takes one thing from the authorization service: its Bearer check.
-  registerFhirService(app, {
-    fhir: deps.fhir,
-    publicUrl: deps.settings.publicUrl,
-    now: deps.now,
-    authenticate: (authorization, queryHasToken) => authenticateBearer(deps, authorization, queryHasToken),
-  });
+  registerFhirService(app, fhir);
   await registerPlansService(app, plans);
   await registerPriceLookupService(app, pricesDeps(config, storage, plans));
   await serveApiDocs(app, [
@@ -391,6 +403,7 @@ export async function buildService(
     app,
     storage,
     deps,
+    fhir,
     plans,
     dependencies,
     metrics,

@@ -1,5 +1,5 @@
 import type { App } from '../shared/http.js';
-import type { AuthDeps } from './oauth/deps.js';
+import type { AuthDeps } from './deps.js';
 import { registerAuthorizeRoutes } from './routes/authorize.js';
 import { registerConnectedAppsRoutes } from './routes/connected-apps.js';
 import { registerConsentRoutes } from './routes/consent.js';

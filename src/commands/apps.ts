@@ -4,7 +4,7 @@ import {
   createAppStore,
   DATA_ACCESS_TYPES,
   DuplicateAppNameError,
-  type App,
+  type ClientApp,
   type DataAccessType,
 } from '../auth/store/apps.js';
 import { CommandError, printTable, withStorage } from './context.js';
@@ -15,7 +15,7 @@ const ACCESS_LABEL: Record<DataAccessType, string> = {
   RESEARCH_STUDY: 'Research',
 };
 
-function describe(app: App) {
+function describe(app: ClientApp) {
   return {
     client_id: app.clientId,
     name: app.name,
@@ -33,7 +33,10 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-async function findOrFail(clientId: string, find: (id: string) => Promise<App | undefined>): Promise<App> {
+async function findOrFail(
+  clientId: string,
+  find: (id: string) => Promise<ClientApp | undefined>,
+): Promise<ClientApp> {
   const app = await find(clientId);
   if (!app) throw new CommandError(`no app with client id ${clientId}`);
   return app;

@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { ensureSandboxEnrollees } from '../auth/sandbox/enrollees.js';
 import { createEnrolleeStore } from '../auth/store/enrollees.js';
 import { createIdentityStore, type LinkedIdentity } from '../auth/store/identities.js';
+import { createPatientPort } from '../fhir/patient-port.js';
+import { createFhirStore } from '../fhir/store/resources.js';
 import { CommandError, printTable, withStorage } from './context.js';
 
 const UNLINK_HELP = `
@@ -30,7 +32,11 @@ export function registerEnrolleeCommands(program: Command): void {
         const store = createEnrolleeStore(storage.db);
         // The same sandbox accounts `serve` prepares, so they can be listed before the first start.
         if (config.mode === 'sandbox')
-          await ensureSandboxEnrollees(store, config.sandboxEnrollees, Date.now());
+          await ensureSandboxEnrollees(
+            { enrollees: store, patients: createPatientPort(createFhirStore(storage.db)) },
+            config.sandboxEnrollees,
+            Date.now(),
+          );
         const list = await store.listEnrollees();
         const linked = new Map<string, LinkedIdentity[]>();
         for (const identity of await createIdentityStore(storage.db).listIdentities()) {

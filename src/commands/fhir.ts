@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ensureSandboxEnrollees } from '../auth/sandbox/enrollees.js';
 import { createEnrolleeStore } from '../auth/store/enrollees.js';
+import { createPatientPort } from '../fhir/patient-port.js';
 import { createFhirStore } from '../fhir/store/resources.js';
 import { FhirImportError, importFhir } from '../ingest/fhir.js';
 import { SANDBOX_SEED, writeSyntheticNdjson } from '../ingest/sandbox-claims.js';
@@ -47,7 +48,11 @@ export function registerFhirCommands(program: Command): void {
         const enrollees = createEnrolleeStore(storage.db);
         // Sandbox: the accounts the sample Patients belong to exist before the import links to them.
         if (config.mode === 'sandbox')
-          await ensureSandboxEnrollees(enrollees, config.sandboxEnrollees, Date.now());
+          await ensureSandboxEnrollees(
+            { enrollees, patients: createPatientPort(createFhirStore(storage.db)) },
+            config.sandboxEnrollees,
+            Date.now(),
+          );
         const progress = process.stderr.isTTY
           ? (n: number) => process.stderr.write(`\rimported ${n} resources…`)
           : () => {};

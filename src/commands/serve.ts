@@ -18,7 +18,7 @@ async function startupSummary(config: Config, service: Service) {
   const { marketYears, PLAN_KINDS } = await import('../plans/market-years.js');
   const [enrollees, claimsResources, datasets] = await Promise.all([
     service.deps.enrollees.countEnrollees(),
-    service.deps.fhir.countResources(),
+    service.fhir.fhir.countResources(),
     service.plans.datasets.listDatasets(),
   ]);
   const years = marketYears(datasets);

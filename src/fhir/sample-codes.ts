@@ -360,5 +360,5 @@ export const PROVIDER_NAMES = {
   pharmacy: ['Sample Pharmacy #104', 'Sample Drug Store #2210', 'Sample Mail Order Pharmacy'],
 } as const;
 
-/** The given names of sandboxIdentity (enrollees.ts) whose Patient gender is female; the rest are male. */
+/** The given names of sandboxIdentity (sandbox-identity.ts) whose Patient gender is female; the rest are male. */
 export const FEMALE_GIVEN_NAMES: ReadonlySet<string> = new Set(['Jane', 'Maria', 'Linda', 'Ana', 'Rosa']);

@@ -66,12 +66,16 @@ before(async () => {
   try {
     const file = join(dir, 'claims.ndjson');
     await writeSyntheticNdjson(file, 3, SANDBOX_SEED);
-    await importFhir([file], running.service.deps, Date.now());
+    await importFhir(
+      [file],
+      { fhir: running.service.fhir.fhir, enrollees: running.service.deps.enrollees },
+      Date.now(),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   // A real identifier of Patient -19990000000002, but its MBI: not of the configured system.
-  const patient = await running.service.deps.fhir.findResource('Patient', '-19990000000002');
+  const patient = await running.service.fhir.fhir.findResource('Patient', '-19990000000002');
   const identifiers = (JSON.parse(patient!.body) as { identifier: { system: string; value: string }[] })
     .identifier;
   members.wrongsystem = { member_id: identifiers.find((i) => i.system !== MEMBER_SYSTEM)!.value };

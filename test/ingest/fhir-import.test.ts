@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ensureSandboxEnrollees } from '../../src/auth/sandbox/enrollees.js';
 import { createEnrolleeStore } from '../../src/auth/store/enrollees.js';
+import { createPatientPort } from '../../src/fhir/patient-port.js';
 import { NO_PATIENT, createFhirStore } from '../../src/fhir/store/resources.js';
 import { FhirImportError, importFhir } from '../../src/ingest/fhir.js';
 import { migrate, type Storage } from '../../src/storage/connect.js';
@@ -70,7 +71,11 @@ before(async () => {
   storage = await database.open();
   await migrate(storage);
   stores = { fhir: createFhirStore(storage.db), enrollees: createEnrolleeStore(storage.db) };
-  await ensureSandboxEnrollees(stores.enrollees, 1, T0);
+  await ensureSandboxEnrollees(
+    { enrollees: stores.enrollees, patients: createPatientPort(stores.fhir) },
+    1,
+    T0,
+  );
   dir = mkdtempSync(join(tmpdir(), 'openenroll-fhir-'));
 });
 after(async () => {

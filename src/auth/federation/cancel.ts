@@ -1,5 +1,5 @@
 import { validateAuthorizeRequest } from '../oauth/authorize-request.js';
-import type { AuthDeps } from '../oauth/deps.js';
+import type { AuthDeps } from '../deps.js';
 import { withQuery } from '../oauth/redirect-uri.js';
 
 const AUTHORIZE_PATH = /^\/v2\/o\/authorize\/?$/;

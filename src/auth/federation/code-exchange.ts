@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import type { AuthDeps } from '../oauth/deps.js';
+import type { AuthDeps } from '../deps.js';
 import type { Language } from '../oauth/language.js';
 import type { IdpRequest } from '../store/idp-requests.js';
 import { auditIdpFailure, classifyIdpError, failurePage } from './failures.js';

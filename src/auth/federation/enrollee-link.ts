@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sha256 } from '../../shared/crypto.js';
-import type { AuthDeps } from '../oauth/deps.js';
+import type { AuthDeps } from '../deps.js';
 import type { Language } from '../oauth/language.js';
 import type { VerifiedMember } from './code-exchange.js';
 import { auditIdpFailure, failurePage } from './failures.js';
@@ -36,7 +36,7 @@ export async function enrolleeForIdentity(
   const now = deps.now();
   const linked = await deps.identities.recordSignIn(issuer, subject, now);
   if (linked) return linked;
-  const patient = await findMemberPatient(deps.fhir, idp.settings.memberLink, claims);
+  const patient = await findMemberPatient(deps.patients, idp.settings.memberLink, claims);
   if (!patient) {
     auditIdpFailure(deps, 'link', 'no-claims-data');
     throw failurePage('no-claims-data', page.lang, page.next);

@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
 import type { HttpError } from '../../shared/errors.js';
-import type { AuthDeps } from '../oauth/deps.js';
+import type { AuthDeps } from '../deps.js';
 import { pageError, type PageLink } from '../oauth/errors.js';
 import type { Language } from '../oauth/language.js';
 import { translator } from '../pages/i18n.js';

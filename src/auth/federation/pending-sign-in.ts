@@ -1,5 +1,5 @@
 import { constantTimeEqual, sha256 } from '../../shared/crypto.js';
-import type { AuthDeps } from '../oauth/deps.js';
+import type { AuthDeps } from '../deps.js';
 import { pageError } from '../oauth/errors.js';
 import type { Language } from '../oauth/language.js';
 import type { IdpRequest } from '../store/idp-requests.js';

@@ -1,4 +1,4 @@
-import type { AuthDeps } from '../oauth/deps.js';
+import type { AuthDeps } from '../deps.js';
 import type { Language } from '../oauth/language.js';
 import { cancelledAuthorization } from './cancel.js';
 import { exchangeCode } from './code-exchange.js';

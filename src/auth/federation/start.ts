@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
 import { sha256 } from '../../shared/crypto.js';
-import type { AuthDeps } from '../oauth/deps.js';
+import type { AuthDeps } from '../deps.js';
 import type { Language } from '../oauth/language.js';
 import { auditIdpFailure, failurePage } from './failures.js';
 import type { IdentityProvider } from './identity-provider.js';

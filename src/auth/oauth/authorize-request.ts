@@ -1,5 +1,5 @@
 import { textError } from '../../shared/errors.js';
-import type { App, AppStore } from '../store/apps.js';
+import type { ClientApp, AppStore } from '../store/apps.js';
 import type { PendingAuthorization } from '../store/sessions.js';
 import { ClientRedirect, messageError, pageError, serviceError, TEXT } from './errors.js';
 import { asLanguage } from './language.js';
@@ -18,7 +18,7 @@ import { issuesRefreshTokens } from './token-response.js';
 export type Params = Record<string, string | undefined>;
 
 export interface ValidAuthorization {
-  app: App;
+  app: ClientApp;
   request: PendingAuthorization;
 }
 
@@ -29,7 +29,7 @@ export const MIN_STATE_LENGTH = 16;
  * Step 1 — the client and its redirect URI, before anything else (decisions file): a failure here is shown
  * to the enrollee as a page and never redirected, since the redirect target itself is not trusted.
  */
-async function identifyClient(apps: AppStore, params: Params): Promise<App> {
+async function identifyClient(apps: AppStore, params: Params): Promise<ClientApp> {
   if (!params.client_id) throw pageError(401, 'invalid_client', 'App id failed');
   const app = await apps.findApp(params.client_id);
   if (!app) throw pageError(400, 'invalid_client', 'Application does not exist (client_id)');
@@ -37,7 +37,7 @@ async function identifyClient(apps: AppStore, params: Params): Promise<App> {
   return app;
 }
 
-function resolveRedirectUri(app: App, given: string | undefined): string {
+function resolveRedirectUri(app: ClientApp, given: string | undefined): string {
   if (given === undefined || given === '') {
     if (app.redirectUris.length === 1) return app.redirectUris[0]!;
     throw pageError(400, 'invalid_request', 'Missing redirect URI.');
@@ -90,7 +90,12 @@ function checkResponseType(params: Params): void {
  * (`scope=profile` for an app that collects no personal information), the app is answered `invalid_scope`
  * at its redirect URI (RFC 6749 §4.1.2.1): the enrollee is never asked to approve an empty grant.
  */
-function resolveScopes(app: App, raw: string | undefined, redirectUri: string, state: string): string[] {
+function resolveScopes(
+  app: ClientApp,
+  raw: string | undefined,
+  redirectUri: string,
+  state: string,
+): string[] {
   const all = parseScope(raw);
   const requested = all.filter((s) => !TOKEN_SCOPES.has(s));
   const extra = all.filter((s) => TOKEN_SCOPES.has(s) && (s !== OFFLINE_ACCESS || issuesRefreshTokens(app)));

@@ -1,6 +1,6 @@
 import { sha256 } from '../../shared/crypto.js';
 import type { AccessTokenContext } from '../store/tokens.js';
-import type { AuthDeps } from './deps.js';
+import type { AuthDeps } from '../deps.js';
 import { detailError, TEXT } from './errors.js';
 import { familyOfToken, looksLikeOurToken } from './token-format.js';
 

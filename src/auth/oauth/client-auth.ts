@@ -1,6 +1,6 @@
 import { constantTimeEqual, sha256 } from '../../shared/crypto.js';
 import { HttpError } from '../../shared/errors.js';
-import type { App, AppStore } from '../store/apps.js';
+import type { ClientApp, AppStore } from '../store/apps.js';
 import { oauthError, serviceError, TEXT } from './errors.js';
 
 export interface ClientCredentials {
@@ -62,7 +62,7 @@ export function readClientCredentials(
 }
 
 /** True when `secret` hashes to the stored hash (compared in constant time). */
-export function secretMatches(app: App, secret: string | undefined): boolean {
+export function secretMatches(app: ClientApp, secret: string | undefined): boolean {
   return secret !== undefined && constantTimeEqual(sha256(secret), app.clientSecretHash);
 }
 
@@ -76,7 +76,7 @@ export async function authenticateClient(
   apps: AppStore,
   credentials: ClientCredentials,
   onFailure: (clientId: string | undefined, reason: string) => void,
-): Promise<App> {
+): Promise<ClientApp> {
   try {
     return await identify(apps, credentials, onFailure);
   } catch (error) {
@@ -89,7 +89,7 @@ async function identify(
   apps: AppStore,
   credentials: ClientCredentials,
   onFailure: (clientId: string | undefined, reason: string) => void,
-): Promise<App> {
+): Promise<ClientApp> {
   if (!credentials.clientId) {
     onFailure(undefined, 'no client id');
     throw serviceError(401, 'invalid_client', 'App id failed');

@@ -1,12 +1,16 @@
 import { textError } from '../../shared/errors.js';
-import type { App } from '../store/apps.js';
-import type { AuthDeps } from './deps.js';
+import type { ClientApp } from '../store/apps.js';
+import type { AuthDeps } from '../deps.js';
 
 /**
  * Sandbox expire operation (seed "Expire authenticated user"; decisions table): deletes this app's grant for
  * the patient, which ends its tokens exactly like a revocation or an expired grant would.
  */
-export async function expireAuthenticatedUser(deps: AuthDeps, app: App, patientId: string): Promise<void> {
+export async function expireAuthenticatedUser(
+  deps: AuthDeps,
+  app: ClientApp,
+  patientId: string,
+): Promise<void> {
   const enrollee = await deps.enrollees.findEnrolleeByPatientId(patientId);
   if (!enrollee) throw textError(404, 'Patient was Not Found. Please check the id number and try again.');
   const deleted = await deps.tokens.deleteGrant(app.clientId, enrollee.id, 'sandbox-expire', deps.now());

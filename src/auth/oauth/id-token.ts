@@ -1,5 +1,5 @@
 import { createHash, sign } from 'node:crypto';
-import type { AuthDeps } from './deps.js';
+import type { AuthDeps } from '../deps.js';
 import { parseScope } from './scopes.js';
 import { currentSigningKey, type SigningKey } from './signing-keys.js';
 

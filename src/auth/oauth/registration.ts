@@ -1,5 +1,5 @@
 import { randomAlphanumeric, randomToken, sha256 } from '../../shared/crypto.js';
-import type { App, AppStore, DataAccessType } from '../store/apps.js';
+import type { ClientApp, AppStore, DataAccessType } from '../store/apps.js';
 import { redirectUriProblem } from './redirect-uri.js';
 import { scopesForNewApp } from './scopes.js';
 
@@ -45,7 +45,7 @@ export async function registerApp(
   apps: AppStore,
   r: Registration,
   now: number,
-): Promise<{ app: App; clientSecret: string }> {
+): Promise<{ app: ClientApp; clientSecret: string }> {
   const problems = registrationProblems(r);
   if (problems.length > 0) throw new RegistrationError(problems.join('; '));
   const clientSecret = randomToken();

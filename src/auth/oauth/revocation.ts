@@ -1,7 +1,7 @@
 import { logHandle, sha256 } from '../../shared/crypto.js';
 import { jsonError } from '../../shared/errors.js';
-import type { App } from '../store/apps.js';
-import type { AuthDeps } from './deps.js';
+import type { ClientApp } from '../store/apps.js';
+import type { AuthDeps } from '../deps.js';
 import { oauthError } from './errors.js';
 import { familyOfToken } from './token-format.js';
 
@@ -18,7 +18,7 @@ async function ownerOf(deps: AuthDeps, token: string) {
  */
 export async function revokeTokenAndGrant(
   deps: AuthDeps,
-  app: App,
+  app: ClientApp,
   token: string | undefined,
 ): Promise<void> {
   if (!token) throw oauthError(400, 'invalid_request', 'Missing token parameter.');
@@ -38,7 +38,11 @@ export async function revokeTokenAndGrant(
  * round); the grant stays. A token of another app is refused (research §1.6). `token_type_hint` is not
  * needed: both kinds are searched, as §2.2 allows.
  */
-export async function revokeSingleToken(deps: AuthDeps, app: App, token: string | undefined): Promise<void> {
+export async function revokeSingleToken(
+  deps: AuthDeps,
+  app: ClientApp,
+  token: string | undefined,
+): Promise<void> {
   if (!token) throw oauthError(400, 'invalid_request', 'Missing token parameter.');
   const owner = await ownerOf(deps, token);
   if (!owner) return;

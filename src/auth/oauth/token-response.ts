@@ -1,4 +1,4 @@
-import type { App } from '../store/apps.js';
+import type { ClientApp } from '../store/apps.js';
 import { formatGrantExpiration } from './expiry.js';
 
 /** Seed "Token response (JSON body of a successful token request)". */
@@ -29,7 +29,7 @@ export interface IssuedTokens {
  * Category rules (seed "Token response"; decisions table): `10 hours` apps get no refresh token and a grant
  * expiration equal to the token's; `13 months` apps get the grant's expiration; `Research` apps get none.
  */
-export function tokenResponse(app: App, issued: IssuedTokens): TokenResponse {
+export function tokenResponse(app: ClientApp, issued: IssuedTokens): TokenResponse {
   const body: TokenResponse = {
     access_token: issued.accessToken,
     expires_in: issued.expiresIn,
@@ -56,6 +56,6 @@ export function secondsUntil(expiresAt: number, now: number): number {
 }
 
 /** Whether tokens issued to this app come with a refresh token (seed "Limits"). */
-export function issuesRefreshTokens(app: App): boolean {
+export function issuesRefreshTokens(app: ClientApp): boolean {
   return app.dataAccessType !== 'ONE_TIME';
 }

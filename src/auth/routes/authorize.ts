@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../shared/http.js';
 import { formBody, singleParams } from '../../shared/form.js';
-import type { AuthDeps } from '../oauth/deps.js';
+import type { AuthDeps } from '../deps.js';
 import { ClientRedirect, messageError, pageError } from '../oauth/errors.js';
 import { validateAuthorizeRequest, type Params } from '../oauth/authorize-request.js';
-import { startApproval } from '../oauth/sessions.js';
+import { startApproval } from '../consent/sessions.js';
 import { currentEnrollee } from './browser-session.js';
 
 /** Parameters come from the query first, then the form body (SMART "authorize-post"). */

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { constantTimeEqual } from '../../shared/crypto.js';
-import type { AuthDeps } from '../oauth/deps.js';
+import type { AuthDeps } from '../deps.js';
 import { pickLanguage, type Language } from '../oauth/language.js';
-import { enrolleeOfSession, openSession } from '../oauth/sessions.js';
+import { enrolleeOfSession, openSession } from '../consent/sessions.js';
 
 /**
  * Cookie names. Under an https `PUBLIC_URL` they carry the `__Host-` prefix (RFC 6265bis §4.1.3.2): the

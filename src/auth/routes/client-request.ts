@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { formBody } from '../../shared/form.js';
 import { authenticateClient, readClientCredentials } from '../oauth/client-auth.js';
-import type { AuthDeps } from '../oauth/deps.js';
+import type { AuthDeps } from '../deps.js';
 import { oauthError } from '../oauth/errors.js';
-import type { App as ClientApp } from '../store/apps.js';
+import type { ClientApp } from '../store/apps.js';
 
 /** The form parameters of a token-side request, each once, text only (RFC 6749 §3.2). */
 export function formParams(request: FastifyRequest): Record<string, string | undefined> {

@@ -1,5 +1,5 @@
 import type { App } from '../../shared/http.js';
-import type { AuthDeps } from '../oauth/deps.js';
+import type { AuthDeps } from '../deps.js';
 import { SUPPORTED_SCOPES } from '../oauth/scopes.js';
 import { ID_TOKEN_ALG, publishedJwks } from '../oauth/signing-keys.js';
 

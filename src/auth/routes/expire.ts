@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { HttpError, textError } from '../../shared/errors.js';
 import type { App } from '../../shared/http.js';
-import type { AuthDeps } from '../oauth/deps.js';
+import type { AuthDeps } from '../deps.js';
 import { expireAuthenticatedUser } from '../oauth/expire.js';
 import { authenticatedClient, formParams } from './client-request.js';
 

@@ -13,7 +13,7 @@ import {
 } from '../federation/idp-settings.js';
 import { finishSignIn } from '../federation/sign-in.js';
 import { PENDING_SIGN_IN_SECONDS, startSignIn } from '../federation/start.js';
-import type { AuthDeps } from '../oauth/deps.js';
+import type { AuthDeps } from '../deps.js';
 import { pageError } from '../oauth/errors.js';
 import type { Language } from '../oauth/language.js';
 import { translator } from '../pages/i18n.js';

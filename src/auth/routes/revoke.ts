@@ -1,5 +1,5 @@
 import type { App } from '../../shared/http.js';
-import type { AuthDeps } from '../oauth/deps.js';
+import type { AuthDeps } from '../deps.js';
 import { revokeSingleToken, revokeTokenAndGrant } from '../oauth/revocation.js';
 import { authenticatedClient, formParams } from './client-request.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { countSource, sourceOf, type SourceAction } from '../oauth/source-limits.js';
-import type { AuthDeps } from '../oauth/deps.js';
+import { countSource, sourceOf, type SourceAction } from '../consent/source-limits.js';
+import type { AuthDeps } from '../deps.js';
 import type { Language } from '../oauth/language.js';
 import { translator } from '../pages/i18n.js';
 

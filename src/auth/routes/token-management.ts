@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../../shared/errors.js';
 import type { App } from '../../shared/http.js';
 import { authenticateClient, readClientCredentials } from '../oauth/client-auth.js';
-import { connectedApps, revokeConnectedApp } from '../oauth/connected-apps.js';
-import type { AuthDeps } from '../oauth/deps.js';
+import { connectedApps, revokeConnectedApp } from '../consent/connected-apps.js';
+import type { AuthDeps } from '../deps.js';
 import { detailError, TEXT } from '../oauth/errors.js';
 import type { ConnectedApp } from '../store/connected-apps.js';
 

@@ -1,5 +1,5 @@
 import type { App } from '../../shared/http.js';
-import type { AuthDeps } from '../oauth/deps.js';
+import type { AuthDeps } from '../deps.js';
 import { oauthError } from '../oauth/errors.js';
 import { tokenGrants } from '../oauth/grants/index.js';
 import { TokenResponseSchema, OAuthErrorSchema, ServiceErrorSchema } from './schemas.js';

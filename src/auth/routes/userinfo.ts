@@ -1,6 +1,6 @@
 import type { App } from '../../shared/http.js';
 import { authenticateBearer, hasScope } from '../oauth/bearer.js';
-import type { AuthDeps } from '../oauth/deps.js';
+import type { AuthDeps } from '../deps.js';
 import { detailError, TEXT } from '../oauth/errors.js';
 
 /**

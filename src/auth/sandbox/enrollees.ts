@@ -1,16 +1,21 @@
 import { randomUUID } from 'node:crypto';
+import type { PatientPort } from '../deps.js';
 import type { Enrollee, EnrolleeStore } from '../store/enrollees.js';
-import { sandboxIdentity } from '../../fhir/sandbox-identity.js';
-import { hashPassword } from '../oauth/login.js';
+import { hashPassword } from '../consent/login.js';
 
-export { sandboxIdentity } from '../../fhir/sandbox-identity.js';
+/** Who the sandbox enrollees are: the sample claims data says (the patient port). */
+type SandboxIdentities = Pick<PatientPort, 'sandboxIdentity'>;
 
 /** Builds `count` sandbox enrollees starting at number `from`; passwords hashed in parallel. */
-export async function buildSandboxEnrollees(from: number, count: number): Promise<Enrollee[]> {
+export async function buildSandboxEnrollees(
+  patients: SandboxIdentities,
+  from: number,
+  count: number,
+): Promise<Enrollee[]> {
   const numbers = Array.from({ length: count }, (_, i) => from + i);
   return Promise.all(
     numbers.map(async (n) => {
-      const identity = sandboxIdentity(n);
+      const identity = patients.sandboxIdentity(n);
       return {
         id: randomUUID(),
         username: identity.username,
@@ -27,13 +32,13 @@ export async function buildSandboxEnrollees(from: number, count: number): Promis
 
 /** Sandbox mode: makes sure the first `count` synthetic enrollees exist (idempotent, safe from several instances). */
 export async function ensureSandboxEnrollees(
-  store: EnrolleeStore,
+  deps: { enrollees: EnrolleeStore; patients: SandboxIdentities },
   count: number,
   now: number,
 ): Promise<number> {
-  const existing = await store.countEnrollees();
+  const existing = await deps.enrollees.countEnrollees();
   if (existing >= count) return 0;
-  const enrollees = await buildSandboxEnrollees(existing, count - existing);
-  await store.insertEnrollees(enrollees, now);
+  const enrollees = await buildSandboxEnrollees(deps.patients, existing, count - existing);
+  await deps.enrollees.insertEnrollees(enrollees, now);
   return enrollees.length;
 }

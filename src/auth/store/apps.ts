@@ -7,7 +7,7 @@ export type DataAccessType = 'ONE_TIME' | 'THIRTEEN_MONTH' | 'RESEARCH_STUDY';
 export const DATA_ACCESS_TYPES: readonly DataAccessType[] = ['ONE_TIME', 'THIRTEEN_MONTH', 'RESEARCH_STUDY'];
 
 /** A registered confidential client. */
-export interface App {
+export interface ClientApp {
   clientId: string;
   name: string;
   clientSecretHash: string;
@@ -25,9 +25,9 @@ export interface App {
   createdAt: number;
 }
 
-export type NewApp = Omit<App, 'createdAt'>;
+export type NewApp = Omit<ClientApp, 'createdAt'>;
 
-export function toApp(row: Selectable<AppsTable>): App {
+export function toApp(row: Selectable<AppsTable>): ClientApp {
   return {
     clientId: row.client_id,
     name: row.name,
@@ -54,12 +54,12 @@ export class DuplicateAppNameError extends Error {}
  * the next request on. `apps` is written only through this store, and each write here forgets what was kept.
  */
 export function createAppStore(db: Kysely<Database>, changeCounter?: () => number) {
-  const kept = keptReads<App | undefined>(db, 'apps', changeCounter);
+  const kept = keptReads<ClientApp | undefined>(db, 'apps', changeCounter);
   const findById = preparedQuery<'clientId', Selectable<AppsTable>>(db, (p) =>
     db.selectFrom('apps').selectAll().where('client_id', '=', p('clientId')),
   );
   return {
-    async insertApp(app: NewApp, now: number): Promise<App> {
+    async insertApp(app: NewApp, now: number): Promise<ClientApp> {
       const nameKey = app.name.trim().toLowerCase();
       const taken = await db
         .selectFrom('apps')
@@ -100,14 +100,14 @@ export function createAppStore(db: Kysely<Database>, changeCounter?: () => numbe
       return { ...app, createdAt: now };
     },
 
-    async findApp(clientId: string): Promise<App | undefined> {
+    async findApp(clientId: string): Promise<ClientApp | undefined> {
       return kept.get(clientId, async () => {
         const row = (await findById({ clientId })).rows[0];
         return row ? toApp(row) : undefined;
       });
     },
 
-    async listApps(): Promise<App[]> {
+    async listApps(): Promise<ClientApp[]> {
       const rows = await db.selectFrom('apps').selectAll().orderBy('created_at').orderBy('name').execute();
       return rows.map(toApp);
     },

@@ -5,7 +5,7 @@ import { instant } from '../../storage/columns.js';
 import { preparedQuery } from '../../storage/prepared.js';
 import type { Database } from '../../storage/schema.js';
 import { createCodeStore } from './codes.js';
-import { createGrantStore } from './grants.js';
+import { createAccessGrantStore } from './access-grants.js';
 import type {
   AccessTokenContext,
   TokenHashes,
@@ -308,7 +308,7 @@ interface AccessRow {
 export function createTokenStore(db: Kysely<Database>, dialect: DialectCapabilities) {
   return {
     ...createCodeStore(db, dialect),
-    ...createGrantStore(db),
+    ...createAccessGrantStore(db),
     ...createFamilyStore(db),
   };
 }

@@ -1,6 +1,6 @@
 import { logHandle, sha256 } from '../../../shared/crypto.js';
 import type { AuthCode } from '../../store/tokens.js';
-import type { AuthDeps } from '../deps.js';
+import type { AuthDeps } from '../../deps.js';
 import { oauthError } from '../errors.js';
 import { VERIFIER_MAX, VERIFIER_MIN, verifierMatches } from '../pkce.js';
 import { idTokenFor } from '../id-token.js';

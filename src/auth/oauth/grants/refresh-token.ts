@@ -1,7 +1,7 @@
 import { logHandle, sha256 } from '../../../shared/crypto.js';
-import type { App } from '../../store/apps.js';
+import type { ClientApp } from '../../store/apps.js';
 import type { RefreshFamily, RotatedFamily } from '../../store/tokens.js';
-import type { AuthDeps } from '../deps.js';
+import type { AuthDeps } from '../../deps.js';
 import { oauthError, serviceError, TEXT } from '../errors.js';
 import { isSubScope, parseScope } from '../scopes.js';
 import { idTokenFor } from '../id-token.js';
@@ -12,7 +12,7 @@ import { mintTokens, type MintedTokens } from './mint.js';
 
 /** A refresh request: the app, the refresh token presented and its hash, the scope asked for, the time. */
 interface Refresh {
-  app: App;
+  app: ClientApp;
   token: string;
   tokenHash: string;
   scope: string | undefined;

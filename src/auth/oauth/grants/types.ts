@@ -1,9 +1,9 @@
-import type { App } from '../../store/apps.js';
-import type { AuthDeps } from '../deps.js';
+import type { ClientApp } from '../../store/apps.js';
+import type { AuthDeps } from '../../deps.js';
 import type { TokenResponse } from '../token-response.js';
 
 export interface GrantRequest {
-  app: App;
+  app: ClientApp;
   params: Record<string, string | undefined>;
 }
 

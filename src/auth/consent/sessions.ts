@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { randomToken, sha256 } from '../../shared/crypto.js';
-import type { App } from '../store/apps.js';
+import type { ClientApp } from '../store/apps.js';
 import type { Approval, PendingAuthorization } from '../store/sessions.js';
-import type { AuthDeps } from './deps.js';
-import { messageError, pageError, TEXT } from './errors.js';
+import type { AuthDeps } from '../deps.js';
+import { messageError, pageError, TEXT } from '../oauth/errors.js';
 
 /**
  * The enrollee a session secret belongs to, if it is still valid (any instance can answer), and when they
@@ -47,7 +47,7 @@ export async function closeSession(deps: AuthDeps, secret: string): Promise<void
 export async function startApproval(
   deps: AuthDeps,
   session: { enrolleeId: string; authTime: number },
-  app: App,
+  app: ClientApp,
   pending: PendingAuthorization,
 ): Promise<string> {
   const now = deps.now();
@@ -73,7 +73,7 @@ export async function loadApproval(
   deps: AuthDeps,
   id: string,
   enrolleeId: string | undefined,
-): Promise<{ approval: Approval; app: App }> {
+): Promise<{ approval: Approval; app: ClientApp }> {
   if (!UUID.test(id)) throw messageError(404, 'Not found.');
   const approval = await deps.sessions.findApproval(id, deps.now());
   if (!enrolleeId || !approval || approval.enrolleeId !== enrolleeId) {

@@ -5,7 +5,7 @@ import type { AuthCode, Grant } from './token-types.js';
 import { deleteGrantIn, insertCodeRow, spendPairCodes } from './token-writes.js';
 
 /** Data access grants: recorded at consent, deleted (and archived) at revocation. */
-export function createGrantStore(db: Kysely<Database>) {
+export function createAccessGrantStore(db: Kysely<Database>) {
   return {
     async findGrant(clientId: string, enrolleeId: string): Promise<Grant | undefined> {
       const row = await db

@@ -1,5 +1,5 @@
 import type { ConnectedApp } from '../store/connected-apps.js';
-import type { AuthDeps } from './deps.js';
+import type { AuthDeps } from '../deps.js';
 
 /** The apps holding a live data access grant of this enrollee (seed "Data access grant"). */
 export function connectedApps(deps: AuthDeps, enrolleeId: string): Promise<ConnectedApp[]> {

@@ -1,10 +1,10 @@
 import { logHandle, randomToken, sha256 } from '../../shared/crypto.js';
-import type { App } from '../store/apps.js';
+import type { ClientApp } from '../store/apps.js';
 import type { Approval } from '../store/sessions.js';
-import type { AuthDeps } from './deps.js';
-import { addCalendarMonths } from './expiry.js';
-import { withQuery } from './redirect-uri.js';
-import { isDemographic, TOKEN_SCOPES } from './scopes.js';
+import type { AuthDeps } from '../deps.js';
+import { addCalendarMonths } from '../oauth/expiry.js';
+import { withQuery } from '../oauth/redirect-uri.js';
+import { isDemographic, TOKEN_SCOPES } from '../oauth/scopes.js';
 import { randomUUID } from 'node:crypto';
 
 export interface Decision {
@@ -14,14 +14,14 @@ export interface Decision {
 }
 
 /** Decisions file: a 13-month grant runs 13 calendar months from the last consent; 10 hours = the token's life. */
-export function grantExpiry(app: App, now: number, accessTokenTtlSeconds: number): number | null {
+export function grantExpiry(app: ClientApp, now: number, accessTokenTtlSeconds: number): number | null {
   if (app.dataAccessType === 'THIRTEEN_MONTH') return addCalendarMonths(now, 13);
   if (app.dataAccessType === 'ONE_TIME') return now + accessTokenTtlSeconds * 1000;
   return null;
 }
 
 /** The scopes a consent grants: personal ones only when the app asks for them and the enrollee agrees. */
-export function grantedScopes(app: App, requested: string[], shareDemographic: boolean): string[] {
+export function grantedScopes(app: ClientApp, requested: string[], shareDemographic: boolean): string[] {
   const keepPersonal = app.requireDemographicScopes && shareDemographic;
   return requested.filter((s) => keepPersonal || !isDemographic(s));
 }
@@ -34,7 +34,7 @@ export type ConsentItem = 'claims' | 'coverage' | 'identity';
  * (ExplanationOfBenefit), the coverage, the enrollee's identity (`openid`, `launch/patient`), and the
  * personal-information checkbox only when personal scopes were asked for by an app that may collect them.
  */
-export function consentContents(app: App, requested: readonly string[]) {
+export function consentContents(app: ClientApp, requested: readonly string[]) {
   const has = (resource: string) => requested.some((s) => s.startsWith(`patient/${resource}.`));
   const items: ConsentItem[] = [];
   if (has('ExplanationOfBenefit')) items.push('claims');
@@ -53,7 +53,7 @@ export function consentContents(app: App, requested: readonly string[]) {
  */
 export async function decide(
   deps: AuthDeps,
-  app: App,
+  app: ClientApp,
   approval: Approval,
   decision: Decision,
 ): Promise<string> {

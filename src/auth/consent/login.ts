@@ -1,7 +1,7 @@
 import { hash, verify } from '@node-rs/argon2';
 import type { Enrollee } from '../store/enrollees.js';
 import { logHandle, sha256 } from '../../shared/crypto.js';
-import type { AuthDeps } from './deps.js';
+import type { AuthDeps } from '../deps.js';
 
 export type LoginResult =
   { ok: true; enrollee: Enrollee } | { ok: false; reason: 'invalid' | 'locked'; retryAfterSeconds?: number };
