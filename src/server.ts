@@ -221,19 +221,6 @@ export function plansDeps(config: Config, storage: Storage, redis?: RedisLink, n
 }
 
 /**
- * Opens Redis and waits briefly for it; when it does not answer, the service starts degraded. A server
- * that answers but is too old for the counters stops the start (ConfigError names the version needed).
- */
-async function connectRedis(config: Config, logger: Logger): Promise<RedisLink> {
-  const availability = createAvailability('redis', {
-    logger,
-    consequence: 'rate limits count in each process and login lock-outs in the database until it is back',
-  });
-  const client = openRedis(config.redisUrl!, {
-    commandTimeoutMs: config.redisCommandTimeoutMs,
-    availability,
-  });
-/**
  * The price lookup over one storage. It answers to the plan API's keys and limits and shares its record of
  * loaded (sample) datasets: both are the plan API's, handed over here as a check and a port.
  */
@@ -250,6 +237,19 @@ export function pricesDeps(config: Config, storage: Storage, plans: PlansDeps): 
   };
 }
 
+/**
+ * Opens Redis and waits briefly for it; when it does not answer, the service starts degraded. A server
+ * that answers but is too old for the counters stops the start (ConfigError names the version needed).
+ */
+async function connectRedis(config: Config, logger: Logger): Promise<RedisLink> {
+  const availability = createAvailability('redis', {
+    logger,
+    consequence: 'rate limits count in each process and login lock-outs in the database until it is back',
+  });
+  const client = openRedis(config.redisUrl!, {
+    commandTimeoutMs: config.redisCommandTimeoutMs,
+    availability,
+  });
   if (await redisReady(client, Math.max(2000, config.redisCommandTimeoutMs))) {
     const problem = await redisServerProblem(client, (reason) =>
       logger.warn({ event: 'redis_version_unknown', reason }, 'Redis version unknown; using it as it is'),
