@@ -42,7 +42,7 @@ import { ensureSampleMarket } from './ingest/sample-market.js';
 import { PLAN_API_PREFIX, PLAN_API_SECURITY_SCHEMES, registerPlansService } from './plans/app.js';
 import type { PlansDeps } from './plans/deps.js';
 import { createApiKeyStore } from './plans/store/api-keys.js';
-import { createDatasetStore } from './plans/store/datasets.js';
+import { createDatasetStore } from './storage/datasets.js';
 import { createCrosswalkStore } from './plans/store/crosswalk.js';
 import { createDrugService } from './plans/drugs/drug-service.js';
 import { createDrugStore } from './plans/store/drugs.js';

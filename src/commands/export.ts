@@ -10,7 +10,7 @@ import { BULK_DOCUMENTS } from '../plans/bulk/documents.js';
 import { bulkDataYears } from '../plans/market-years.js';
 import { createBulkDocumentStore } from '../plans/store/bulk-documents.js';
 import { createBulkSourceStore } from '../plans/store/bulk-sources.js';
-import { createDatasetStore } from '../plans/store/datasets.js';
+import { createDatasetStore } from '../storage/datasets.js';
 import { CommandError, wholeNumberOption, withStorage } from './context.js';
 
 /** `openenroll export bulk`: the `/data/*` documents as files, for an object store or a CDN. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { IngestSummary } from '../ingest/report.js';
+import type { IngestSummary } from '../ingest/engine/report.js';
 import { byteScale, estimate, noteIfLong, progressLine, summaryLines } from './ingest-output.js';
 
 test('the byte counter suits the file: kB below 10 MB, three significant digits of the total', () => {

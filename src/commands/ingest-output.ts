@@ -1,4 +1,4 @@
-import type { IngestSummary } from '../ingest/report.js';
+import type { IngestSummary } from '../ingest/engine/report.js';
 
 /** What the ingest command prints: the progress line, the summary, and when the SQLite lock note is due. */
 

@@ -1,8 +1,7 @@
 import { Option, type Command } from 'commander';
 import cliProgress from 'cli-progress';
-import { createDatasetStore } from '../plans/store/datasets.js';
 import { ingestKind, ingestKinds } from '../ingest/kinds.js';
-import { IngestError, type IngestSummary } from '../ingest/report.js';
+import { IngestError, type IngestSummary } from '../ingest/engine/report.js';
 import { describeBuilds, refreshBulkData } from '../ingest/bulk-data.js';
 import { CommandError, wholeNumberOption, withStorage } from './context.js';
 import { noteIfLong, progressLine, summaryLines } from './ingest-output.js';
@@ -84,7 +83,7 @@ export function registerIngestCommands(program: Command): void {
               : () => undefined;
           let started = false;
           try {
-            const summary = await ingestKind(kind, files, createDatasetStore(storage.db), {
+            const summary = await ingestKind(kind, files, storage.db, {
               year,
               allowRejects,
               now: Date.now(),

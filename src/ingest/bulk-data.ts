@@ -4,7 +4,7 @@ import { createBulkService, type BulkBuild } from '../plans/bulk/build.js';
 import { bulkDataYears } from '../plans/market-years.js';
 import { createBulkDocumentStore } from '../plans/store/bulk-documents.js';
 import { createBulkSourceStore } from '../plans/store/bulk-sources.js';
-import { createDatasetStore } from '../plans/store/datasets.js';
+import { createDatasetStore } from '../storage/datasets.js';
 
 /**
  * After a load commits: builds the bulk documents of the served years (current and previous market year)

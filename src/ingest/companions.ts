@@ -1,4 +1,4 @@
-import type { DatasetInfo } from '../plans/store/datasets.js';
+import type { DatasetInfo } from '../storage/datasets.js';
 
 /**
  * What a loaded kind needs from other kinds before the service can answer from it, per year. Rates price

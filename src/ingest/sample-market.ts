@@ -1,15 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ingestKind } from './kinds.js';
+import { ingestKind, tabularFormats } from './kinds.js';
 import { refreshBulkData } from './bulk-data.js';
-import { ingestFormats } from './plan-data/formats/index.js';
-import type { IngestSummary } from './report.js';
+import type { IngestSummary } from './engine/report.js';
 import { loadBundledZipPoints } from './zip-locations/bundled.js';
 import type { Storage } from '../storage/connect.js';
 import { createDbCounters } from '../storage/counters.js';
 import { PLAN_KINDS } from '../plans/market-years.js';
-import { createDatasetStore, type DatasetInfo, type DatasetStore } from '../plans/store/datasets.js';
+import { createDatasetStore, type DatasetInfo, type DatasetStore } from '../storage/datasets.js';
 import { writeSampleMarket } from '../plans/sample/files.js';
 import { PRICE_KINDS } from '../prices/scope.js';
 import { SAMPLE_MARKET_SEED } from '../plans/sample/market.js';
@@ -49,7 +48,7 @@ function alreadyLoaded(datasets: DatasetInfo[], kind: string, year: number): boo
  * market year; lists of one vintage stay yearless; the issuers' files carry their own years.
  */
 function yearOfLoad(kind: string, year: number): number | undefined {
-  const tabular = ingestFormats.find((f) => f.kind === kind);
+  const tabular = tabularFormats.find((f) => f.kind === kind);
   return tabular && !tabular.yearOptional ? year : undefined;
 }
 
@@ -68,7 +67,7 @@ async function load(storage: Storage, now: number, seed: number): Promise<Sample
     for (const file of await writeSampleMarket(dir, { year, seed })) {
       if (alreadyLoaded(before, file.kind, year)) continue;
       summaries.push(
-        await ingestKind(file.kind, [file.path], datasets, {
+        await ingestKind(file.kind, [file.path], storage.db, {
           // Formats without a year column (rating areas) take the market year; geography and lists of
           // one vintage stay yearless; the PUFs and issuer files carry their own years.
           year: yearOfLoad(file.kind, year),
@@ -79,7 +78,7 @@ async function load(storage: Storage, now: number, seed: number): Promise<Sample
     }
     // Real ZIP points (not sample: the 2021 Census Gazetteer, bundled) for provider distances.
     if (!alreadyLoaded(before, 'zip-locations', year))
-      summaries.push(await loadBundledZipPoints(datasets, now));
+      summaries.push(await loadBundledZipPoints(storage.db, now));
     await refreshBulkData(storage.db, now);
     return { year, summaries };
   } finally {

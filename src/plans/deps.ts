@@ -2,7 +2,7 @@ import type { Counters } from '../shared/counters.js';
 import type { ApiKeyStore } from './store/api-keys.js';
 import type { BulkService } from './bulk/build.js';
 import type { CrosswalkStore } from './store/crosswalk.js';
-import type { DatasetStore } from './store/datasets.js';
+import type { DatasetStore } from '../storage/datasets.js';
 import type { DrugService } from './drugs/drug-service.js';
 import type { ProviderService } from './providers/provider-service.js';
 import type { GeographyStore } from './store/geography.js';

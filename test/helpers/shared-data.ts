@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDatasetStore } from '../../src/plans/store/datasets.js';
 import { ingestKind } from '../../src/ingest/kinds.js';
-import type { IngestOptions, IngestSummary } from '../../src/ingest/report.js';
+import type { IngestOptions, IngestSummary } from '../../src/ingest/engine/report.js';
 import type { Storage } from '../../src/storage/connect.js';
 
 /** `../shared/data` beside the checkout: real public files that stay where they are. */
@@ -30,5 +29,5 @@ export async function ingest(
   files: string[],
   options: Partial<IngestOptions> = {},
 ): Promise<IngestSummary> {
-  return ingestKind(kind, files, createDatasetStore(storage.db), { now: Date.now(), ...options });
+  return ingestKind(kind, files, storage.db, { now: Date.now(), ...options });
 }

@@ -4,9 +4,8 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { mrPufFormat } from '../../src/ingest/mr-puf/format.js';
-import { IngestError } from '../../src/ingest/report.js';
-import { runStreamIngest } from '../../src/ingest/streamed.js';
-import { createDatasetStore } from '../../src/plans/store/datasets.js';
+import { IngestError } from '../../src/ingest/engine/report.js';
+import { runIngest } from '../../src/ingest/engine/run.js';
 import { ingestSuite } from '../helpers/ingest-suite.js';
 import { sharedData, skipWithoutSharedData } from '../helpers/shared-data.js';
 
@@ -85,12 +84,7 @@ describe(
       server.close();
     });
     const load = (url: string) =>
-      runStreamIngest(
-        mrPufFormat({ timeoutMs: 300, attempts: 3 }),
-        [url],
-        createDatasetStore(suite.storage.db),
-        { now: Date.now() },
-      );
+      runIngest(mrPufFormat({ timeoutMs: 300, attempts: 3 }), [url], suite.storage.db, { now: Date.now() });
     const expectStored = async () => {
       assert.equal(await suite.count('coverage_plans', 2020), 3);
       assert.equal(await suite.count('plan_drugs', 2020), 5);

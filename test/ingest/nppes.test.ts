@@ -5,8 +5,8 @@ import { failedIngest, ingestSuite } from '../helpers/ingest-suite.js';
 import { nppesCsv, nuccCsv, registryRecords } from '../helpers/npi-fixture.js';
 import { ingest, skipWithoutSharedData } from '../helpers/shared-data.js';
 import { nppesFormat } from '../../src/ingest/nppes/format.js';
-import { runIngest } from '../../src/ingest/plan-data/run.js';
-import { createDatasetStore } from '../../src/plans/store/datasets.js';
+import { runIngest } from '../../src/ingest/engine/run.js';
+import { tabularKind } from '../../src/ingest/engine/tabular-kind.js';
 
 describe(
   'ingest nppes and nucc-taxonomy (real NPI Registry records in the NPPES file layout)',
@@ -130,11 +130,10 @@ describe(
         providers: await db().selectFrom('providers').selectAll().orderBy('npi').execute(),
         terms: await db().selectFrom('provider_terms').selectAll().orderBy(['zip', 'term', 'npi']).execute(),
       });
-      const datasets = createDatasetStore(db());
-      const threaded = await runIngest(nppesFormat, [file], datasets, { now: Date.now() });
+      const threaded = await runIngest(tabularKind(nppesFormat), [file], db(), { now: Date.now() });
       const viaThread = await tables();
       assert.ok(nppesFormat.threadModule, 'NPPES files are read in a worker thread');
-      const here = await runIngest({ ...nppesFormat, threadModule: undefined }, [file], datasets, {
+      const here = await runIngest(tabularKind({ ...nppesFormat, threadModule: undefined }), [file], db(), {
         now: Date.now(),
       });
       assert.deepEqual(here, threaded);

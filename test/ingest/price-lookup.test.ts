@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { millsToCents, oppsCopayCents } from '../../src/prices/copay.js';
 import { amountMills, percentThousandths } from '../../src/ingest/price-lookup/amounts.js';
-import { Reject } from '../../src/ingest/plan-data/format.js';
+import { Reject } from '../../src/ingest/engine/tabular-format.js';
 import { openTabular } from '../../src/ingest/sources/tabular.js';
 import { failedIngest, ingestSuite } from '../helpers/ingest-suite.js';
 import { ADDENDUM_B_2025 } from '../helpers/price-fixtures.js';

@@ -10,7 +10,7 @@ import { writeSampleMarket, type SampleFile } from '../../src/plans/sample/files
 import { ensureSampleMarket } from '../../src/ingest/sample-market.js';
 import { buildSampleMarket, SAMPLE_MARKET_SEED } from '../../src/plans/sample/market.js';
 import { PLAN_ATTRIBUTES_COLUMNS, SERVICE_AREA_COLUMNS } from '../../src/plans/tables/puf-columns.js';
-import { createDatasetStore } from '../../src/plans/store/datasets.js';
+import { createDatasetStore } from '../../src/storage/datasets.js';
 import { migrate, type Storage } from '../../src/storage/connect.js';
 import { runCli } from '../helpers/cli.js';
 import { repoRoot } from '../helpers/processes.js';

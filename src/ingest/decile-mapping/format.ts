@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { write } from '../../plans/store/datasets.js';
+import { write } from '../engine/writes.js';
 import { DECILE_AGES, DECILE_GENDERS, DECILE_UTILIZATIONS } from '../../plans/bulk/documents.js';
-import { IngestError } from '../report.js';
-import type { StreamFormat } from '../streamed.js';
+import { IngestError } from '../engine/report.js';
+import type { IngestKind } from '../engine/kind.js';
 
 /** Files this small are read whole; anything larger is not a decile mapping. */
 const MAX_BYTES = 1 << 20;
@@ -31,7 +31,7 @@ function objectAt(document: unknown, path: string[]): Record<string, unknown> | 
  * no public file carries it, so an operator who holds the document loads it here, for `--year`; every
  * one of the 42 cells must be present. `female` is accepted for the document's `femaile`.
  */
-export const decileMappingFormat: StreamFormat = {
+export const decileMappingFormat: IngestKind = {
   kind: 'decile-mapping',
   summary: 'OOPC utilization decile mapping, the CMS DecileMapping JSON document (--year required)',
   owns: [{ table: 'decile_mappings', scope: 'year' }],

@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { write } from '../../plans/store/datasets.js';
-import { IngestError } from '../report.js';
-import type { StreamFormat, StreamLoad } from '../streamed.js';
+import { write } from '../engine/writes.js';
+import { IngestError } from '../engine/report.js';
+import type { IngestKind, KindLoad } from '../engine/kind.js';
 import { DEFAULT_FETCH, type FetchOptions } from './fetch.js';
 import { addDrug, finishFormularies } from './formularies.js';
 import { createNetworkWriter } from './networks.js';
@@ -14,7 +14,7 @@ import { resolveSources, isUrl, type FileKind, type Source } from './sources.js'
 const TABLES = ['coverage_plans', 'plan_drugs', 'issuer_drugs', 'network_providers'] as const;
 
 /** Deletes what the issuers of the load published for the years their plans.json gives. */
-async function replaceIssuerYears(load: StreamLoad, planYears: PlanYears): Promise<void> {
+async function replaceIssuerYears(load: KindLoad, planYears: PlanYears): Promise<void> {
   for (const { year, issuerIds } of planYears.issuersByYear()) {
     await load.writer.startYear(year);
     for (const table of TABLES) {
@@ -32,7 +32,7 @@ async function replaceIssuerYears(load: StreamLoad, planYears: PlanYears): Promi
  * formularies, then the provider networks. A load replaces, for each (year, issuer) its plans.json names,
  * that issuer's plan list, formularies and networks of that year; other issuers stay.
  */
-async function loadIssuerFiles(inputs: string[], load: StreamLoad, fetching: FetchOptions): Promise<void> {
+async function loadIssuerFiles(inputs: string[], load: KindLoad, fetching: FetchOptions): Promise<void> {
   const sources = await resolveSources(inputs, fetching);
   const reader = createSourceReader(load);
   const ofKind = (kind: FileKind): Source[] => sources.filter((s) => s.kind === kind);
@@ -92,7 +92,7 @@ async function loadIssuerFiles(inputs: string[], load: StreamLoad, fetching: Fet
 }
 
 /** `ingest mr-puf` with the fetch settings of its URLs (tests shorten the timeout). */
-export function mrPufFormat(fetching: FetchOptions = DEFAULT_FETCH): StreamFormat {
+export function mrPufFormat(fetching: FetchOptions = DEFAULT_FETCH): IngestKind {
   return {
     kind: 'mr-puf',
     summary:

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { write } from '../../plans/store/datasets.js';
-import type { StreamLoad } from '../streamed.js';
+import { write } from '../engine/writes.js';
+import type { KindLoad } from '../engine/kind.js';
 import type { PlanYear, PlanYears } from './plan-years.js';
 import type { DrugRecord } from './records.js';
 
@@ -9,7 +9,7 @@ import type { DrugRecord } from './records.js';
  * and year (another formulary file of the issuer names the RxCUI too) keeps its first listing: the
  * load ignores repeated keys. Returns why the drug is refused, if it is.
  */
-export async function addDrug(load: StreamLoad, planYears: PlanYears, drug: DrugRecord) {
+export async function addDrug(load: KindLoad, planYears: PlanYears, drug: DrugRecord) {
   const rows: { listing: DrugRecord['plans'][number]; planYear: PlanYear }[] = [];
   for (const listing of drug.plans) {
     const listed = planYears.listed(listing.planId, listing.years);
@@ -38,10 +38,7 @@ export async function addDrug(load: StreamLoad, planYears: PlanYears, drug: Drug
  * reads), and how many drugs each plan of the load lists (`year:plan` → count; counted from the rows
  * stored, so a drug two files list counts once).
  */
-export async function finishFormularies(
-  load: StreamLoad,
-  planYears: PlanYears,
-): Promise<Map<string, number>> {
+export async function finishFormularies(load: KindLoad, planYears: PlanYears): Promise<Map<string, number>> {
   await load.writer.flush();
   const counts = new Map<string, number>();
   for (const { year, issuerIds } of planYears.issuersByYear()) {

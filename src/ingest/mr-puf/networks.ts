@@ -1,5 +1,5 @@
-import { write } from '../../plans/store/datasets.js';
-import type { StreamLoad } from '../streamed.js';
+import { write } from '../engine/writes.js';
+import type { KindLoad } from '../engine/kind.js';
 import { createNpiSet, type NpiSet } from './npi-set.js';
 import type { PlanYear, PlanYears } from './plan-years.js';
 import type { ListedAddress, ProviderRecord } from './records.js';
@@ -81,7 +81,7 @@ function networkEntries(provider: ProviderRecord, planYears: PlanYears): Network
  * location) adds its plans, tiers, addresses, specialties and languages to the row; name, type, gender and
  * accepting stay as first listed. `PlanYear.providers` counts each plan's distinct NPIs.
  */
-export function createNetworkWriter(load: StreamLoad, planYears: PlanYears) {
+export function createNetworkWriter(load: KindLoad, planYears: PlanYears) {
   const written = new Map<string, NpiSet>();
   const repeats = new Map<string, NetworkEntry>();
 

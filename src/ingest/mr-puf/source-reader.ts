@@ -1,5 +1,5 @@
-import { IngestError } from '../report.js';
-import type { StreamLoad } from '../streamed.js';
+import { IngestError } from '../engine/report.js';
+import type { KindLoad } from '../engine/kind.js';
 import { FetchError } from './fetch.js';
 import { jsonArrayElements, JsonShapeError } from './json-array.js';
 import type { Source } from './sources.js';
@@ -9,7 +9,7 @@ import type { Source } from './sources.js';
  * that fails is noted and the load goes on, so that its error names every URL that failed. Once one has
  * failed nothing will be stored, so each URL after it is only asked for (does it answer?), not read.
  */
-export function createSourceReader(load: StreamLoad) {
+export function createSourceReader(load: KindLoad) {
   const failed: string[] = [];
 
   const noteFailure = (source: Source, error: unknown) => {

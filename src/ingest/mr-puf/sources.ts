@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { IngestError } from '../report.js';
+import { IngestError } from '../engine/report.js';
 import { FetchError, fetchJson, fetchStream, type FetchOptions } from './fetch.js';
 import { jsonArrayElements } from './json-array.js';
 import { recordKind } from './records.js';

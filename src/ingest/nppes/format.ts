@@ -1,6 +1,6 @@
-import { write, type Write } from '../../plans/store/datasets.js';
+import { write, type Write } from '../engine/writes.js';
 import { wordsOf } from '../../plans/drugs/words.js';
-import { missingFrom, Reject, type IngestFormat } from '../plan-data/format.js';
+import { missingFrom, Reject, type TabularFormat } from '../engine/tabular-format.js';
 
 /** Columns of the NPPES full replacement file (`npidata_pfile_…csv`, 330 columns) that we read. */
 const C = {
@@ -68,7 +68,7 @@ function joined(...parts: string[]): string {
  * of deactivated NPIs (no entity type, or a deactivation after the last reactivation) are passed over.
  * One vintage: a load replaces the directory.
  */
-export const nppesFormat: IngestFormat = {
+export const nppesFormat: TabularFormat = {
   kind: 'nppes',
   summary: 'NPPES NPI registry full replacement CSV (npidata_pfile_…csv): the provider directory',
   owns: [

@@ -1,5 +1,5 @@
-import { write } from '../../plans/store/datasets.js';
-import { missingFrom, Reject, type IngestFormat } from '../plan-data/format.js';
+import { write } from '../engine/writes.js';
+import { missingFrom, Reject, type TabularFormat } from '../engine/tabular-format.js';
 
 /**
  * NUCC Health Care Provider Taxonomy code set CSV (`nucc_taxonomy_NNN.csv`: Code, Grouping,
@@ -7,7 +7,7 @@ import { missingFrom, Reject, type IngestFormat } from '../plan-data/format.js';
  * codes NPPES records carry, answered as providers' specialties. Older files have no Display Name: the
  * specialization (else the classification) stands for it. One vintage: a load replaces the list.
  */
-export const nuccTaxonomyFormat: IngestFormat = {
+export const nuccTaxonomyFormat: TabularFormat = {
   kind: 'nucc-taxonomy',
   summary: 'NUCC Health Care Provider Taxonomy CSV (Code, Classification, Specialization, Display Name)',
   owns: [{ table: 'provider_taxonomies', scope: 'all' }],

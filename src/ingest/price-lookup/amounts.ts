@@ -1,4 +1,4 @@
-import { Reject } from '../plan-data/format.js';
+import { Reject } from '../engine/tabular-format.js';
 
 /**
  * An amount as the CMS addenda write it ("$4,146.335", "\"$9,891.33 \"", "$5.000") → integer mills,

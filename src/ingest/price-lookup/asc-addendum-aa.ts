@@ -1,7 +1,7 @@
-import { write } from '../../plans/store/datasets.js';
+import { write } from '../engine/writes.js';
 import { ascCopayCents, millsToCents } from '../../prices/copay.js';
-import { Reject, type IngestFormat } from '../plan-data/format.js';
-import { normaliseHeader } from '../plan-data/headers.js';
+import { Reject, type TabularFormat } from '../engine/tabular-format.js';
+import { normaliseHeader } from '../engine/headers.js';
 import { amountMills, isNoteRow, PROCEDURE_CODE } from './amounts.js';
 
 /** The release's own column names: "January 2025 Payment Indicator", "January 2025  Payment Weight  ", … */
@@ -38,7 +38,7 @@ function layoutOf(names: string[]): Layout | undefined {
  * payment rate; `copay` = `ascCopayCents` (20 %, none for the "**" preventive services). Packaged codes (no
  * rate) and the closing notes are skipped. The year is the payment columns' own.
  */
-export const ascAddendumAaFormat: IngestFormat = {
+export const ascAddendumAaFormat: TabularFormat = {
   kind: 'asc-addendum-aa',
   summary: 'CMS ASC Addendum AA (ASC payment rates per HCPCS code): ambulatory surgical center costs',
   owns: [{ table: 'ppl_costs', scope: 'source' }],

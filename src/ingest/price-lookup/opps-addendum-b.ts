@@ -1,7 +1,7 @@
-import { write } from '../../plans/store/datasets.js';
+import { write } from '../engine/writes.js';
 import { millsToCents, oppsCopayCents } from '../../prices/copay.js';
-import { Reject, type IngestFormat } from '../plan-data/format.js';
-import { lazyColumns, missingGroups, normaliseHeader } from '../plan-data/headers.js';
+import { Reject, type TabularFormat } from '../engine/tabular-format.js';
+import { lazyColumns, missingGroups, normaliseHeader } from '../engine/headers.js';
 import { amountMills, isNoteRow, percentThousandths, PROCEDURE_CODE } from './amounts.js';
 
 /** The columns every Addendum B has (normalised names). */
@@ -30,7 +30,7 @@ function yearInFileName(file: string): number | undefined {
  * a payment rate (packaged, not paid under OPPS) are skipped; footnote lines too. Year: `--year`, else the
  * file name's.
  */
-export const oppsAddendumBFormat: IngestFormat = {
+export const oppsAddendumBFormat: TabularFormat = {
   kind: 'opps-addendum-b',
   summary: 'CMS OPPS Addendum B (payment rate and copayments per HCPCS code): hospital outpatient costs',
   owns: [{ table: 'ppl_costs', scope: 'source' }],

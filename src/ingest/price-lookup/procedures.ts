@@ -1,5 +1,5 @@
-import { write } from '../../plans/store/datasets.js';
-import { Reject, missingFrom, type IngestFormat } from '../plan-data/format.js';
+import { write } from '../engine/writes.js';
+import { Reject, missingFrom, type TabularFormat } from '../engine/tabular-format.js';
 import { PROCEDURE_CODE } from './amounts.js';
 
 const COLUMNS = ['code', 'description', 'frequency'];
@@ -10,7 +10,7 @@ const COLUMNS = ['code', 'description', 'frequency'];
  * published; CPT descriptions are the AMA's, loaded under the operator's own license). One list: a load
  * replaces it.
  */
-export const pplProceduresFormat: IngestFormat = {
+export const pplProceduresFormat: TabularFormat = {
   kind: 'ppl-procedures',
   summary: 'procedure list for the price lookup: CSV code,description,frequency (operator-provided)',
   owns: [{ table: 'ppl_procedures', scope: 'all' }],

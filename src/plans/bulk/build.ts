@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createGzip } from 'node:zlib';
-import type { DatasetInfo } from '../store/datasets.js';
+import type { DatasetInfo } from '../../storage/datasets.js';
 import type { BulkDocument, BulkDocumentStore } from '../store/bulk-documents.js';
 import type { BulkSourceStore } from '../store/bulk-sources.js';
 import { BULK_DOCUMENTS, type BulkDefinition, type BulkValue } from './documents.js';

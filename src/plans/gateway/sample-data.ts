@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { DatasetInfo } from '../store/datasets.js';
+import type { DatasetInfo } from '../../storage/datasets.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { PLAN_KINDS } from '../market-years.js';
 import { healthcareGovStates } from '../tables/healthcare-gov-states.js';
-import type { DatasetInfo } from './datasets.js';
+import type { DatasetInfo } from '../../storage/datasets.js';
 
 /** What we know of a plan year's marketplaces: which states use HealthCare.gov, and whether that is all. */
 export interface Marketplaces {
