@@ -1,55 +1,12 @@
-import { write, type Write } from '../engine/writes.js';
-import { wordsOf } from '../../plans/drugs/words.js';
 import { missingFrom, Reject, type TabularFormat } from '../engine/tabular-format.js';
+import { write } from '../engine/writes.js';
+import { C, GENDER_COLUMNS, READ_COLUMNS, REQUIRED, TAXONOMY_SLOTS } from './columns.js';
+import { createTermBatch } from './terms.js';
 
-/** Columns of the NPPES full replacement file (`npidata_pfile_…csv`, 330 columns) that we read. */
-const C = {
-  npi: 'NPI',
-  entity: 'Entity Type Code',
-  organization: 'Provider Organization Name (Legal Business Name)',
-  last: 'Provider Last Name (Legal Name)',
-  first: 'Provider First Name',
-  middle: 'Provider Middle Name',
-  suffix: 'Provider Name Suffix Text',
-  credential: 'Provider Credential Text',
-  street1: 'Provider First Line Business Practice Location Address',
-  street2: 'Provider Second Line Business Practice Location Address',
-  city: 'Provider Business Practice Location Address City Name',
-  state: 'Provider Business Practice Location Address State Name',
-  postal: 'Provider Business Practice Location Address Postal Code',
-  phone: 'Provider Business Practice Location Address Telephone Number',
-  deactivated: 'NPI Deactivation Date',
-  reactivated: 'NPI Reactivation Date',
-} as const;
-/** The sex column was "Provider Gender Code" until NPPES renamed it "Provider Sex Code". */
-const GENDER_COLUMNS = ['Provider Gender Code', 'Provider Sex Code'];
-const taxonomyColumn = (n: number) => `Healthcare Provider Taxonomy Code_${n}`;
-const primaryColumn = (n: number) => `Healthcare Provider Primary Taxonomy Switch_${n}`;
-/** The 15 taxonomy slots' column names, made once: a name built per row is hashed again on every lookup. */
-const TAXONOMY_SLOTS = Array.from({ length: 15 }, (_, i) => ({
-  code: taxonomyColumn(i + 1),
-  primary: primaryColumn(i + 1),
-}));
 const NPI = /^\d{10}$/;
 const ZIP_CODE = /^\d{5}(\d{4})?$/;
 
-const REQUIRED = [
-  C.npi,
-  C.entity,
-  C.organization,
-  C.last,
-  C.first,
-  C.street1,
-  C.city,
-  C.state,
-  C.postal,
-  taxonomyColumn(1),
-  primaryColumn(1),
-];
-
 const GENDERS: Record<string, string> = { M: 'Male', F: 'Female' };
-
-const TERM_BATCH = 100_000;
 
 /** MM/DD/YYYY as YYYYMMDD, comparable as text ('' when empty). */
 const dateKey = (value: string) =>
@@ -77,53 +34,14 @@ export const nppesFormat: TabularFormat = {
   ],
   yearOptional: true,
   threadModule: import.meta.url,
-  columns: [
-    ...Object.values(C),
-    ...GENDER_COLUMNS,
-    ...TAXONOMY_SLOTS.flatMap((slot) => [slot.code, slot.primary]),
-  ],
+  columns: READ_COLUMNS,
   missingColumns: (header) => missingFrom(header, REQUIRED),
   start() {
     let gender: string | undefined;
     let slots: typeof TAXONOMY_SLOTS | undefined;
-    // Name words are written a batch at a time in ZIP order: inserted grouped by the first column of the
-    // (zip, term, npi) index they fill, they touch far fewer pages than in file order (1,000,000 rows: 5.9 s
-    // of inserts instead of 9.2 s). Grouping by ZIP alone is as good as a full sort there, and a counting
-    // sort over the 100,000 ZIP codes costs a fifth of a comparison sort.
-    // The batch is held as plain arrays, not objects per word: objects that live for 30,000 rows are copied
-    // by young-generation collections and then promoted (1,000,000 rows: 15.9–16.3 s instead of 16.2–17.2 s).
-    let words: string[] = [];
-    /** For each word: its provider (an index into the three arrays below) and its ZIP as a number. */
-    let owners: number[] = [];
-    let zips: number[] = [];
-    let ownerZip: string[] = [];
-    let ownerNpi: string[] = [];
-    let ownerType: string[] = [];
-    const firstOfZip = new Int32Array(100_001);
-    const sortedTerms = () => {
-      firstOfZip.fill(0);
-      for (const zip of zips) firstOfZip[zip + 1]! += 1;
-      for (let z = 1; z < firstOfZip.length; z++) firstOfZip[z]! += firstOfZip[z - 1]!;
-      const batch = new Array<Write>(words.length);
-      for (let i = 0; i < words.length; i++) {
-        const owner = owners[i]!;
-        batch[firstOfZip[zips[i]!]!++] = write('provider_terms', {
-          zip: ownerZip[owner]!,
-          term: words[i]!,
-          npi: ownerNpi[owner]!,
-          type: ownerType[owner]!,
-        });
-      }
-      words = [];
-      owners = [];
-      zips = [];
-      ownerZip = [];
-      ownerNpi = [];
-      ownerType = [];
-      return batch;
-    };
+    const terms = createTermBatch();
     return {
-      finish: sortedTerms,
+      finish: terms.take,
       row(cells) {
         const npi = cells[C.npi]!.trim();
         if (!NPI.test(npi)) return new Reject(`NPI "${npi}" is not 10 digits`);
@@ -175,17 +93,8 @@ export const nppesFormat: TabularFormat = {
             phone: cells[C.phone]?.trim() ?? '',
           }),
         ];
-        const owner = ownerNpi.push(npi) - 1;
-        ownerZip.push(zip);
-        ownerType.push(type);
-        const zipOrder = Number(zip);
-        for (const term of new Set(wordsOf(base))) {
-          if (term.length < 2) continue;
-          words.push(term);
-          owners.push(owner);
-          zips.push(zipOrder);
-        }
-        if (words.length >= TERM_BATCH) for (const w of sortedTerms()) writes.push(w);
+        terms.add(npi, zip, type, base);
+        if (terms.full()) for (const w of terms.take()) writes.push(w);
         return writes;
       },
     };
