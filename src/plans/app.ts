@@ -14,6 +14,7 @@ import { registerHouseholdRoutes } from './routes/households.js';
 import { registerIssuerRoutes } from './routes/issuers.js';
 import { registerHouseholdPlanRoutes } from './routes/household-plans.js';
 import { registerPlanSearchRoutes } from './routes/plan-search.js';
+import { registerPricedPlanRoutes } from './routes/priced-plans.js';
 import { registerPlanRoutes } from './routes/plans.js';
 import { registerQualityRoutes } from './routes/quality.js';
 import { registerStateRoutes } from './routes/states.js';
@@ -61,6 +62,7 @@ export async function registerPlansService(app: App, deps: PlansDeps): Promise<v
       registerIssuerRoutes(api, deps);
       registerPlanRoutes(api, deps);
       registerPlanSearchRoutes(api, deps);
+      registerPricedPlanRoutes(api, deps);
       registerHouseholdPlanRoutes(api, deps);
       registerQualityRoutes(api, deps);
       registerCrosswalkRoutes(api, deps);

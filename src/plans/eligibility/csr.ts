@@ -1,7 +1,8 @@
 import type { CsrVariant } from '../store/plan-detail.js';
 
 /** `csr_override` of a plan search request (short codes; CMS Marketplace API). */
-export type CsrOverride = 'CSR73' | 'CSR87' | 'CSR94' | 'LimitedCSR' | 'ZeroCSR';
+export const CSR_OVERRIDES = ['CSR73', 'CSR87', 'CSR94', 'LimitedCSR', 'ZeroCSR'] as const;
+export type CsrOverride = (typeof CSR_OVERRIDES)[number];
 
 /** The CSR a household is eligible for (`CSREligibilityEnum` and the AI/AN variations), or none. */
 export type CsrLevel = Extract<

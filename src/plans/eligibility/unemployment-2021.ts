@@ -1,5 +1,6 @@
 /** `household.unemployment_received` (CMS Marketplace API, PY2021). */
-export type UnemploymentReceived = 'Adult' | 'Dependent' | 'None';
+export const UNEMPLOYMENT_RECEIVED = ['Adult', 'Dependent', 'None'] as const;
+export type UnemploymentReceived = (typeof UNEMPLOYMENT_RECEIVED)[number];
 
 /** What the FPL % is used for here: the credit itself, or the CSR level. */
 export type CreditUse = 'aptc' | 'csr';

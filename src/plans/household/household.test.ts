@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { MedicaidLimits } from '../store/medicaid.js';
-import { householdEligibility, settleHousehold } from './household.js';
+import { householdEligibility } from './household-eligibility.js';
+import { settleHousehold } from './household.js';
 
 /** A state without the adult expansion (Texas's published 2021 limits have no adult group). */
 const NON_EXPANSION: MedicaidLimits = {

@@ -11,6 +11,7 @@ import type { RateLookup, RateRow } from '../pricing/premium.js';
 import type { AgeRule } from '../pricing/age.js';
 import { mergeBusinessRules, type BusinessRule } from '../store/business-rules.js';
 import type { PlanDetails } from '../store/plan-details.js';
+import type { MarketKind } from './market-kind.js';
 
 /**
  * A county's market in one plan year: the plans sold in the county (each with the ZIPs it is limited to,
@@ -24,8 +25,6 @@ export interface Place {
   state: string;
   zipcode: string;
 }
-
-export type MarketKind = 'Individual' | 'SHOP' | 'Any';
 
 /** Where a plan's rates come from, for the answer's honesty about them. */
 export type RateSource = 'rate-puf' | 'landscape' | 'none';

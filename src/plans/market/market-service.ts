@@ -5,7 +5,8 @@ import type { GeographyStore } from '../store/geography.js';
 import type { MedicaidLimits, MedicaidStore } from '../store/medicaid.js';
 import type { RatingAreaStore } from '../store/rating-areas.js';
 import { findState } from '../tables/states.js';
-import type { CountyMarket, CountyMarketReader, MarketKind, Place } from './county-market.js';
+import type { CountyMarket, CountyMarketReader, Place } from './county-market.js';
+import type { MarketKind } from './market-kind.js';
 
 /** Datasets a county market is read from: a new load of any of them makes a new market. */
 export const MARKET_KINDS = [

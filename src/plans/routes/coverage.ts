@@ -4,7 +4,7 @@ import type { PlansDeps } from '../deps.js';
 import { usesData } from '../gateway/sample-data.js';
 import { Drug } from './drug-shapes.js';
 import { refuseInvalidInput } from './invalid-input.js';
-import { YearQuery, ZipCode } from './input-schemas.js';
+import { YearQuery, ZipCode } from '../input-schemas.js';
 import { yearOrCurrent } from './market-year.js';
 import { NearbyProvider } from './provider-shapes.js';
 import { originOf, PROVIDER_KINDS } from './providers.js';

@@ -5,8 +5,8 @@ import { invalidInput, planError } from '../errors.js';
 import { usesData } from '../gateway/sample-data.js';
 import { findState } from '../tables/states.js';
 import { refuseInvalidInput } from './invalid-input.js';
-import { MARKETPLACE_RULE, refuseOwnExchange } from './marketplace.js';
-import { CountyFips, PlanId, StateCode, ZipCode } from './input-schemas.js';
+import { MARKETPLACE_RULE, refuseOwnExchange } from '../market/marketplace.js';
+import { CountyFips, PlanId, StateCode, ZipCode } from '../input-schemas.js';
 import { errorResponses } from './schemas.js';
 import { Crosswalk } from './shapes.js';
 

@@ -6,12 +6,12 @@ import { usesData } from '../gateway/sample-data.js';
 import { Drug, DrugCoverage } from './drug-shapes.js';
 import { parseIdList, PLAN_IDS, type IdList } from './id-lists.js';
 import { refuseInvalidInput } from './invalid-input.js';
-import { YearQuery } from './input-schemas.js';
+import { YearQuery } from '../input-schemas.js';
 import { yearOrCurrent } from './market-year.js';
 import { nextAndPrev, PAGE, Paging, PagingLinks } from './paging.js';
 import { errorResponses } from './schemas.js';
 import { drugCoverageJson } from '../drugs/coverage.js';
-import { coverageVersion } from './coverage-version.js';
+import { coverageVersion } from '../search/coverage-version.js';
 
 const tags = ['drugs'];
 /** Drugs a typeahead offers at a time. */

@@ -6,8 +6,8 @@ import { usesData } from '../gateway/sample-data.js';
 import { PLAN_KINDS } from '../market-years.js';
 import { findState } from '../tables/states.js';
 import { refuseInvalidInput } from './invalid-input.js';
-import { MARKETPLACE_RULE, refuseOwnExchange } from './marketplace.js';
-import { CountyFips, StateCode, Year, YearQuery, ZipCode } from './input-schemas.js';
+import { MARKETPLACE_RULE, refuseOwnExchange } from '../market/marketplace.js';
+import { CountyFips, StateCode, Year, YearQuery, ZipCode } from '../input-schemas.js';
 import { errorResponses } from './schemas.js';
 import { County, RateArea, ZipCounty } from './shapes.js';
 

@@ -2,17 +2,18 @@ import { Type } from 'typebox';
 import type { App } from '../../shared/http.js';
 import type { PlansDeps } from '../deps.js';
 import { planError } from '../errors.js';
-import type { Member, SettledHousehold } from '../household/household.js';
-import type { MarketPlan } from '../market/county-market.js';
-import { centsToDollars, dollarsToCents, mulRatio } from '../pricing/money.js';
-import { benchmarkPlan, HouseholdPricer, type RankedPlan } from '../search/pricing.js';
+import type { SettledHousehold } from '../household/household.js';
+import { YearQuery } from '../input-schemas.js';
+import { centsToDollars, dollarsToCents } from '../pricing/money.js';
+import { benchmarkPlan, type RankedPlan } from '../quote/benchmark-plan.js';
+import { creditWithoutBenchmark, missingRates } from '../quote/data-notes.js';
+import { ichraAffordable } from '../quote/ichra.js';
+import { enrolling, lowestByPremium } from '../quote/lowest-cost.js';
+import { marketContext, pricedContext, type MarketContext } from '../quote/priced-context.js';
 import { REQUIRED_CONTRIBUTION } from '../tables/tax-credit.js';
-import { EstimateRequest, HOUSEHOLD_FIXES, IchraRequest } from './household-input.js';
-import { YearQuery } from './input-schemas.js';
 import { refuseInvalidInput } from './invalid-input.js';
-
-import { creditWithoutBenchmark, missingRates } from './data-notes.js';
-import { marketContext, pricedContext, type MarketContext } from './priced.js';
+import { EstimateRequest, HOUSEHOLD_FIXES, IchraRequest } from './priced-requests.js';
+import { pricedYear } from './priced-year.js';
 import { errorResponses } from './schemas.js';
 
 const NO_CSR = 'Exchange variant (no CSR)';
@@ -59,29 +60,6 @@ function tooFewPlans(context: MarketContext, what: string, noRates?: string): ne
   );
 }
 
-/** Medical individual-market plans of a metal, ranked by the members' full premium (tobacco as given). */
-function lowestByPremium(
-  context: MarketContext,
-  metal: 'Silver' | 'Bronze',
-  members: readonly Member[],
-): RankedPlan | undefined {
-  const { market, household, year } = context;
-  const ranked: RankedPlan[] = [];
-  const candidates = market.plans.filter(
-    (p: MarketPlan) => p.metalLevel === metal && !p.dental && p.market === 'Individual',
-  );
-  const pricer = new HouseholdPricer(year, household, members, () => true);
-  for (const plan of candidates) {
-    const priced = pricer.price(plan);
-    if (priced.available) ranked.push({ plan, amount: priced.premium });
-  }
-  ranked.sort((a, b) => a.amount - b.amount || (a.plan.id < b.plan.id ? -1 : 1));
-  return ranked[0];
-}
-
-/** The people who enrol: those without other minimum essential coverage (`has_mec`). */
-const enrolling = (context: MarketContext) => context.household.members.filter((m) => !m.input.has_mec);
-
 const lowestCostAnswer = (ranked: RankedPlan) => ({
   id: ranked.plan.id,
   name: ranked.plan.name,
@@ -124,7 +102,7 @@ export function registerHouseholdPlanRoutes(api: App, deps: PlansDeps): void {
           'invalid eligibility estimates request',
         );
       }
-      const context = await pricedContext(deps, request, body);
+      const context = await pricedContext(deps, await pricedYear(deps, request, body), body);
       needPeople(context.household, 'eligibility estimates');
       const { eligibility } = context;
       // Without any rate at the place the Medicaid/CHIP screen and the CSR level (which need no premium)
@@ -170,7 +148,8 @@ export function registerHouseholdPlanRoutes(api: App, deps: PlansDeps): void {
       },
       async (request) => {
         refuseInvalidInput(request, path.slice(12), HOUSEHOLD_FIXES);
-        const context = await marketContext(deps, request, request.body);
+        const body = request.body;
+        const context = await marketContext(deps, await pricedYear(deps, request, body), body);
         needPeople(context.household, path.slice(12));
         if (enrolling(context).length === 0) {
           throw planError(
@@ -235,7 +214,7 @@ export function registerHouseholdPlanRoutes(api: App, deps: PlansDeps): void {
     async (request) => {
       refuseInvalidInput(request, 'ichra', HOUSEHOLD_FIXES);
       const body = request.body;
-      const context = await marketContext(deps, request, body);
+      const context = await marketContext(deps, await pricedYear(deps, request, body), body);
       needPeople(context.household, 'ichra');
       if (context.household.income === null) {
         throw planError(
@@ -262,10 +241,9 @@ export function registerHouseholdPlanRoutes(api: App, deps: PlansDeps): void {
       }
       const lcsp = lowestByPremium(context, 'Silver', employee);
       if (!lcsp) tooFewPlans(context, 'silver');
-      // pct in hundredths of a percent: income × pct / (100 × 100) a year, / 12 a month.
-      const limit = mulRatio(context.household.income, required.pct, 120_000);
-      const cost = lcsp.amount - dollarsToCents(body.hra);
-      return { affordable: cost <= limit, premium: centsToDollars(lcsp.amount) };
+      const income = context.household.income;
+      const affordable = ichraAffordable(income, required.pct, lcsp.amount, dollarsToCents(body.hra));
+      return { affordable, premium: centsToDollars(lcsp.amount) };
     },
   );
 }

@@ -12,7 +12,7 @@ import {
 } from '../tables/poverty-guidelines.js';
 import { findState } from '../tables/states.js';
 import { refuseInvalidInput } from './invalid-input.js';
-import { StateCode, Year } from './input-schemas.js';
+import { StateCode, Year } from '../input-schemas.js';
 import { errorResponses } from './schemas.js';
 
 /** Household income as a percentage of the federal poverty level. */

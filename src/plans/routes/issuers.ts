@@ -5,9 +5,9 @@ import { invalidInput, planError } from '../errors.js';
 import { usesData } from '../gateway/sample-data.js';
 import { findState } from '../tables/states.js';
 import { refuseInvalidInput } from './invalid-input.js';
-import { IssuerId, StateCode, YearQuery } from './input-schemas.js';
+import { IssuerId, StateCode, YearQuery } from '../input-schemas.js';
 import { yearOrCurrent } from './market-year.js';
-import { MARKETPLACE_RULE, refuseOwnExchange } from './marketplace.js';
+import { MARKETPLACE_RULE, refuseOwnExchange } from '../market/marketplace.js';
 import { errorResponses } from './schemas.js';
 import { Issuer } from './shapes.js';
 

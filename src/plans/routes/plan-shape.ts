@@ -98,7 +98,7 @@ const money = (what: string) =>
     description: `${what}. Monthly US dollars, two decimals; null when the plan has no rate for the household`,
   });
 
-/** The household's premium fields of a priced plan (search/render.ts `premiumFields`). */
+/** The household's premium fields of a priced plan (quote/premium-fields.ts `premiumFields`). */
 export const PremiumFields = {
   premium: money(
     'the full monthly premium of the members who enrol (tobacco rates for users): the figure ' +
@@ -144,3 +144,34 @@ export const SearchPlan = Type.Object({
 });
 
 export const RateArea = Type.Object({ state: Type.String(), area: Type.Integer() });
+
+/** `data_notes` in our OpenAPI document: an addition to the CMS shapes, present only when something is missing. */
+export const DataNotesShape = Type.Object(
+  {
+    plans: Type.Optional(
+      Type.String({
+        description:
+          'why the answer has no plans: none of the year’s loaded plans is sold at the place (or the year ' +
+          'has only the generated sample market)',
+      }),
+    ),
+    premiums: Type.Optional(
+      Type.String({
+        description:
+          'why no plan has a premium (no Rate PUF loaded for the year, or none for the rating area), so ' +
+          'the premium ranges are null and the tax credit was not computed',
+      }),
+    ),
+    benefits: Type.Optional(
+      Type.String({
+        description:
+          'why every plan lists no benefits (no Benefits and Cost Sharing PUF loaded for the year)',
+      }),
+    ),
+  },
+  {
+    description:
+      'Our addition to the CMS answer: what the loaded data could not tell, said once for the answer ' +
+      '(absent when nothing is missing).',
+  },
+);

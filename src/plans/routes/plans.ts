@@ -4,10 +4,10 @@ import type { PlansDeps } from '../deps.js';
 import { planError } from '../errors.js';
 import { usesData } from '../gateway/sample-data.js';
 import { refuseInvalidInput } from './invalid-input.js';
-import { PlanId, YearQuery } from './input-schemas.js';
+import { PlanId, YearQuery } from '../input-schemas.js';
 import { yearOrCurrent } from './market-year.js';
-import { DataNotesShape, missingBenefits } from './data-notes.js';
-import { Plan } from './plan-shape.js';
+import { missingBenefits } from '../quote/data-notes.js';
+import { DataNotesShape, Plan } from './plan-shape.js';
 import { errorResponses } from './schemas.js';
 
 /** Kinds a plan's details are assembled from. */

@@ -7,7 +7,7 @@ import { usesData } from '../gateway/sample-data.js';
 import type { Origin } from '../providers/provider-service.js';
 import { parseIdList, PLAN_IDS, type IdList } from './id-lists.js';
 import { refuseInvalidInput } from './invalid-input.js';
-import { YearQuery, ZipCode } from './input-schemas.js';
+import { YearQuery, ZipCode } from '../input-schemas.js';
 import { yearOrCurrent } from './market-year.js';
 import { nextAndPrev, PAGE, Paging, PagingLinks } from './paging.js';
 import { NearbyProvider, Provider, ProviderCoverage } from './provider-shapes.js';

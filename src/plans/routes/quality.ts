@@ -5,7 +5,7 @@ import { planError } from '../errors.js';
 import { usesData } from '../gateway/sample-data.js';
 import { toQualityRating } from '../store/quality.js';
 import { refuseInvalidInput } from './invalid-input.js';
-import { PlanId, Year } from './input-schemas.js';
+import { PlanId, Year } from '../input-schemas.js';
 import { errorResponses } from './schemas.js';
 import { QualityRating } from './shapes.js';
 

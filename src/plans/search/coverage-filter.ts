@@ -1,7 +1,13 @@
+import type { PlansDeps } from '../deps.js';
 import type { DrugCoverage } from '../drugs/coverage.js';
 import type { DrugService } from '../drugs/drug-service.js';
+import { planError } from '../errors.js';
+import type { CountyMarket } from '../market/county-market.js';
 import type { ProviderCoverage } from '../providers/coverage.js';
 import type { ProviderService } from '../providers/provider-service.js';
+import type { MarketContext } from '../quote/priced-context.js';
+import { perObjectAsync } from '../../shared/memo.js';
+import { coverageVersion } from './coverage-version.js';
 
 /** What a search's `filter.drugs` / `filter.providers` decide: which plans stay, and what each carries. */
 export interface CoverageFilter {
@@ -75,4 +81,36 @@ export async function coverageFilter(
     fields.set(planId, text);
   }
   return { keep, blocks, fields };
+}
+
+/** Coverage answers per county market and question (bounded: a question is a list of ids, not a household). */
+const coverageCache = perObjectAsync<CountyMarket, string, CoverageFilter | UnknownIds | undefined>(256);
+
+/** The coverage of `filter.drugs` / `filter.providers` by the market's plans; 1014 / 1013 for unknown ids. */
+export async function coverageOf(
+  deps: PlansDeps,
+  context: MarketContext,
+  body: { filter?: { drugs?: string[]; providers?: string[] } },
+): Promise<CoverageFilter | undefined> {
+  const drugs = [...new Set(body.filter?.drugs ?? [])].sort();
+  const providers = [...new Set(body.filter?.providers ?? [])].sort();
+  if (drugs.length === 0 && providers.length === 0) return undefined;
+  // The same question of the same market is answered once while the data it comes from stays.
+  const version = await coverageVersion(deps);
+  const found = await coverageCache(context.market, `${context.year}|${version}|${drugs}|${providers}`, () =>
+    coverageFilter(
+      deps,
+      context.year,
+      { drugs, providers },
+      context.market.plans.map((p) => p.id),
+      version,
+    ),
+  );
+  if (found && 'unknown' in found) {
+    const ids = found.ids.join(', ');
+    throw found.unknown === 'drugs'
+      ? planError(1014, `no drug with RxCUI ${ids} (RxNorm or ${context.year} formularies)`)
+      : planError(1013, `no provider with NPI ${ids} (directory or ${context.year} networks)`);
+  }
+  return found;
 }

@@ -1,11 +1,15 @@
-import type { HouseholdEligibility, SettledHousehold } from '../household/household.js';
+import type { CsrOverride } from '../eligibility/csr.js';
+import type { HouseholdEligibility } from '../household/household-eligibility.js';
+import type { SettledHousehold } from '../household/household.js';
 import type { MarketPlan } from '../market/county-market.js';
-import { centsToDollars } from '../pricing/money.js';
-import type { PlanSearchFilterInput } from '../routes/household-input.js';
-import type { CreditedSums, CreditPricer, ListTerms, PricedPlan } from './pricing.js';
-import type { Cents } from '../pricing/money.js';
+import { centsToDollars, type Cents } from '../pricing/money.js';
+import { CreditPricer, type CreditedSums, type PricedPlan } from '../quote/credit-pricer.js';
+import type { PricedContext } from '../quote/priced-context.js';
+import { termsOfAll, type ListTerms } from '../quote/rate-matrix.js';
+import { shownDeductible, shownDeductibles } from '../quote/shown-variant.js';
 import type { CsrVariant } from '../store/plan-detail.js';
-import { shownDeductible, shownDeductibles } from './render.js';
+import type { CoverageFilter } from './coverage-filter.js';
+import { candidateTest, matchesFilter, type PlanSearchFilterInput } from './search-filter.js';
 
 /** Catastrophic plans are for people under 30 (45 CFR 156.155(a)(1)) or with a hardship exemption. */
 const CATASTROPHIC_AGE_LIMIT = 30;
@@ -27,22 +31,6 @@ export function showCatastrophic(
   return (
     enrolling.every((m) => m.age < CATASTROPHIC_AGE_LIMIT) || eligibility.people.some((p) => p.inCoverageGap)
   );
-}
-
-/** Which plans a search starts from: division (medical by default), catastrophic visibility, suppressions. */
-export function candidateTest(
-  filter: PlanSearchFilterInput | undefined,
-  catastrophic: boolean,
-  suppressed: readonly string[] | undefined,
-  only?: ReadonlySet<string>,
-): (plan: MarketPlan) => boolean {
-  const dental = filter?.division === 'Dental';
-  const hidden = suppressed && suppressed.length > 0 ? new Set(suppressed) : undefined;
-  return (p) =>
-    p.dental === dental &&
-    (catastrophic || !p.catastrophic) &&
-    !hidden?.has(p.id) &&
-    (!only || only.has(p.id));
 }
 
 /**
@@ -159,58 +147,34 @@ export function searchRows(
     } else {
       row = fullRow(pricer.full(plan));
     }
-    if (matches(row, filter)) rows.push(row);
+    if (matchesFilter(row, filter)) rows.push(row);
   }
   return rows;
 }
 
-const lower = (s: string) => s.trim().toLowerCase();
-
-function within(value: number | null, range: { min?: number; max?: number } | undefined): boolean {
-  if (!range) return true;
-  if (value === null) return false;
-  return (range.min === undefined || value >= range.min) && (range.max === undefined || value <= range.max);
+/** What of a search request decides which plans match, and the variant each shows. */
+export interface SearchQuestion {
+  filter?: PlanSearchFilterInput;
+  catastrophic_override?: boolean;
+  suppressed_plan_ids?: string[];
+  csr_override?: CsrOverride;
 }
 
-/**
- * PlanSearchFilter: every given criterion must hold. Premium criteria are on `premium_w_credit`; a plan
- * without a premium for the household fails them. `issuers` matches issuer names (case-insensitive) or
- * 5-digit issuer ids. `simple_choice`: no file we load marks simple-choice plans, so `true` matches none.
- */
-function matches(row: SearchRow, filter: PlanSearchFilterInput | undefined): boolean {
-  if (!filter) return true;
-  const plan = row.plan;
-  const metals: string[] = [
-    ...(filter.metal_levels ?? []),
-    ...(filter.metal_level ? [filter.metal_level] : []),
-  ];
-  if (metals.length > 0 && !metals.includes(plan.metalLevel)) return false;
-  const types: string[] = [...(filter.types ?? []), ...(filter.type ? [filter.type] : [])];
-  if (types.length > 0 && !types.includes(plan.type)) return false;
-  if (filter.design_types?.length && !(filter.design_types as string[]).includes(plan.designType))
-    return false;
-  if (filter.metal_design_types?.length) {
-    const ok = filter.metal_design_types.some(
-      (m) => m.metal_level === plan.metalLevel && (m.design_types as string[]).includes(plan.designType),
-    );
-    if (!ok) return false;
-  }
-  const issuers = [...(filter.issuers ?? []), ...(filter.issuer ? [filter.issuer] : [])].map(lower);
-  if (issuers.length > 0 && !issuers.includes(lower(plan.issuerName)) && !issuers.includes(plan.issuerId)) {
-    return false;
-  }
-  if (filter.hsa !== undefined && plan.hsaEligible !== filter.hsa) return false;
-  if (filter.premium !== undefined && !within(row.premiumWithCredit, { max: filter.premium })) return false;
-  if (!within(row.premiumWithCredit, filter.premium_range)) return false;
-  if (filter.deductible !== undefined && !within(row.deductible, { max: filter.deductible })) return false;
-  if (!within(row.deductible, filter.deductible_range)) return false;
-  if (filter.quality_rating !== undefined && plan.qualityRating < filter.quality_rating) return false;
-  if (filter.disease_mgmt_programs?.length) {
-    const offered = new Set(plan.details.disease_mgmt_programs);
-    if (!filter.disease_mgmt_programs.every((d) => offered.has(d))) return false;
-  }
-  if (filter.simple_choice === true) return false;
-  return true;
+/** The matching plans of a search, priced, in market order (sorting and paging are the caller's). */
+export function matchingRows(
+  context: PricedContext,
+  question: SearchQuestion,
+  coverage?: CoverageFilter,
+): SearchRow[] {
+  const { market, household, eligibility, year } = context;
+  const shown = showCatastrophic(household, eligibility, question.catastrophic_override);
+  const pricer = new CreditPricer(year, household, eligibility, question.csr_override);
+  return searchRows(
+    termsOfAll(market.plans, household.effectiveDate, year),
+    pricer,
+    candidateTest(question.filter, shown, question.suppressed_plan_ids, coverage?.keep),
+    question.filter,
+  );
 }
 
 export interface Facet {
@@ -261,84 +225,4 @@ export function ranges(rows: readonly SearchRow[]) {
   const settled = (range: { min: number; max: number }): { min: number | null; max: number | null } =>
     range.min === Infinity ? { min: null, max: null } : range;
   return { premiums: settled(premiums), deductibles: settled(deductibles) };
-}
-
-export type SortKey = 'premium' | 'deductible' | 'oopc' | 'total_costs' | 'quality_rating';
-
-interface Keyed {
-  row: SearchRow;
-  k: number | null;
-  premium: number;
-}
-
-/**
- * Sort keys: `premium` = premium after credit; `deductible` = the individual in-network deductible of the
- * variant shown; `total_costs` = 12 × premium after credit + that deductible (our estimate: the CMS OOPC
- * model is not public); `oopc` is -1 for every plan, so it orders by premium, then plan id;
- * `quality_rating` = overall rating. Unknown figures sort last in either order; ties by premium, then plan id.
- */
-const SORT_KEYS: Readonly<Record<SortKey, (row: SearchRow) => number | null>> = {
-  premium: (row) => row.premiumWithCredit,
-  deductible: (row) => row.deductible,
-  total_costs: (row) =>
-    row.premiumWithCredit === null ? null : row.premiumWithCredit * 12 + (row.deductible ?? 0),
-  quality_rating: (row) => row.plan.qualityRating,
-  oopc: () => 0,
-};
-
-/** Ascending (`direction` 1) or descending (-1) by key; unknown keys last; ties by premium, then plan id. */
-function compareKeyed(a: Keyed, b: Keyed, direction: number): number {
-  if (a.k !== b.k) {
-    if (a.k === null) return 1;
-    if (b.k === null) return -1;
-    return (a.k - b.k) * direction;
-  }
-  if (a.premium !== b.premium) return a.premium < b.premium ? -1 : 1;
-  return a.row.plan.id < b.row.plan.id ? -1 : 1;
-}
-
-/**
- * Rows `offset` … `offset + limit − 1` of the result in that order. A first page is picked from the rows
- * in one pass (a sorted run of `offset + limit` kept by binary insertion) instead of sorting them all:
- * the order of the rest is never shown, and `total`, facets and ranges do not depend on it.
- */
-export function sortedPage(
-  rows: readonly SearchRow[],
-  sort: SortKey | undefined,
-  order: 'asc' | 'desc' | undefined,
-  offset: number,
-  limit: number,
-): SearchRow[] {
-  const key = SORT_KEYS[sort ?? 'premium'];
-  const direction = order === 'desc' ? -1 : 1;
-  const keyed = (row: SearchRow): Keyed => ({ row, k: key(row), premium: row.premiumWithCredit ?? Infinity });
-  const wanted = Math.min(rows.length, offset + limit);
-  if (wanted === 0) return [];
-  if (wanted * 4 >= rows.length) {
-    return rows
-      .map(keyed)
-      .sort((a, b) => compareKeyed(a, b, direction))
-      .slice(offset, offset + limit)
-      .map((k) => k.row);
-  }
-  const best: Keyed[] = [];
-  const probe: Keyed = { row: rows[0]!, k: null, premium: 0 };
-  for (const row of rows) {
-    // Rows that cannot enter the page are compared through one reused probe, not a new object each.
-    probe.row = row;
-    probe.k = key(row);
-    probe.premium = row.premiumWithCredit ?? Infinity;
-    if (best.length === wanted && compareKeyed(probe, best[wanted - 1]!, direction) >= 0) continue;
-    const item: Keyed = { row, k: probe.k, premium: probe.premium };
-    let lo = 0;
-    let hi = best.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareKeyed(best[mid]!, item, direction) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    best.splice(lo, 0, item);
-    if (best.length > wanted) best.pop();
-  }
-  return best.slice(offset).map((k) => k.row);
 }

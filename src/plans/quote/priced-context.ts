@@ -1,24 +1,23 @@
-import type { FastifyRequest } from 'fastify';
 import type { CsrOverride } from '../eligibility/csr.js';
-import { usesData } from '../gateway/sample-data.js';
-import {
-  householdEligibility,
-  settleHousehold,
-  type HouseholdEligibility,
-  type SettledHousehold,
-} from '../household/household.js';
-import type { CountyMarket } from '../market/county-market.js';
-import { MARKET_KINDS } from '../market/market-service.js';
+import { householdEligibility, type HouseholdEligibility } from '../household/household-eligibility.js';
+import type { HouseholdInput } from '../household/household-input.js';
+import { settleHousehold, type SettledHousehold } from '../household/household.js';
+import type { CountyMarket, Place } from '../market/county-market.js';
+import type { MarketKind } from '../market/market-kind.js';
+import { refuseOwnExchange } from '../market/marketplace.js';
 import type { PlansDeps } from '../deps.js';
-import { benchmarkPlan } from '../search/pricing.js';
 import { planError } from '../errors.js';
 import { marketYears } from '../market-years.js';
-import { refuseOwnExchange } from './marketplace.js';
-import { yearOrCurrent } from './market-year.js';
-import type { PricedRequest } from './household-input.js';
+import { benchmarkPlan } from './benchmark-plan.js';
 
-/** Datasets a priced answer is built from (for the sample label). */
-export const PRICED_KINDS = [...MARKET_KINDS, 'medicaid'];
+/** What every priced request gives (its body, validated at the edge); the year is settled before. */
+export interface PricedRequest {
+  household?: HouseholdInput;
+  place: Place;
+  market?: MarketKind;
+  aptc_override?: number;
+  csr_override?: CsrOverride;
+}
 
 export interface PricedContext extends MarketContext {
   eligibility: HouseholdEligibility;
@@ -31,18 +30,15 @@ export interface MarketContext {
 }
 
 /**
- * Where every priced endpoint starts: the year (body, else `?year=`, else the current market year), the
- * state's exchange (1003 for a state that runs its own), the county market (1003 / 1017) and the household
- * (1003).
+ * Where every priced endpoint starts, once the year is known (the request's, else the current market
+ * year): the state's exchange (1003 for a state that runs its own), the county market (1003 / 1017) and
+ * the household (1003).
  */
 export async function marketContext(
   deps: PlansDeps,
-  request: FastifyRequest,
-  body: Pick<PricedRequest, 'year' | 'place' | 'market' | 'household'>,
+  year: number,
+  body: Pick<PricedRequest, 'place' | 'market' | 'household'>,
 ): Promise<MarketContext> {
-  const queryYear = (request.query as { year?: number } | undefined)?.year;
-  const year = await yearOrCurrent(deps, body.year ?? queryYear);
-  usesData(request, PRICED_KINDS, year);
   const { supported, sampleOnly } = marketYears(await deps.samples.datasets());
   if (!supported.includes(year)) {
     const years = supported.join(', ') || 'none';
@@ -66,10 +62,10 @@ export async function marketContext(
  */
 export async function pricedContext(
   deps: PlansDeps,
-  request: FastifyRequest,
+  year: number,
   body: PricedRequest,
 ): Promise<PricedContext> {
-  const { year, market, household } = await marketContext(deps, request, body);
+  const { market, household } = await marketContext(deps, year, body);
   // With an income the members are screened for Medicaid/CHIP, also under `aptc_override` (a CHIP child
   // stays out of the credit's premium share); without limits only the override lets the request through.
   const medicaid =
@@ -81,7 +77,12 @@ export async function pricedContext(
     medicaid,
     benchmark: (members) => benchmarkPlan(market.plans, year, household, members)?.amount,
     aptcOverride: body.aptc_override,
-    csrOverride: body.csr_override as CsrOverride | undefined,
+    csrOverride: body.csr_override,
   });
   return { year, market, household, eligibility };
+}
+
+/** The answer's `rate_area`: the place's state and rating area. */
+export function rateArea(context: MarketContext): { state: string; area: number } {
+  return { state: context.market.place.state, area: context.market.ratingArea };
 }

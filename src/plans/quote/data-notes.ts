@@ -1,9 +1,8 @@
-import { Type } from 'typebox';
 import type { PlansDeps } from '../deps.js';
-import type { HouseholdEligibility } from '../household/household.js';
-import type { MarketContext } from './priced.js';
+import type { HouseholdEligibility } from '../household/household-eligibility.js';
+import type { MarketContext } from './priced-context.js';
 import type { CountyMarket } from '../market/county-market.js';
-import type { DatasetInfo } from '../store/datasets.js';
+import type { DatasetInfo } from '../../storage/datasets.js';
 import { PLAN_KINDS as KINDS } from '../market-years.js';
 import { SAMPLE_COUNTIES } from '../sample/geography.js';
 
@@ -89,37 +88,6 @@ function noPlansHere(market: CountyMarket, datasets: readonly DatasetInfo[]): st
   }
   return `No plan loaded for ${year} is sold in ${where} (the loaded files have none for this place).`;
 }
-
-/** `data_notes` in our OpenAPI document: an addition to the CMS shapes, present only when something is missing. */
-export const DataNotesShape = Type.Object(
-  {
-    plans: Type.Optional(
-      Type.String({
-        description:
-          'why the answer has no plans: none of the year’s loaded plans is sold at the place (or the year ' +
-          'has only the generated sample market)',
-      }),
-    ),
-    premiums: Type.Optional(
-      Type.String({
-        description:
-          'why no plan has a premium (no Rate PUF loaded for the year, or none for the rating area), so ' +
-          'the premium ranges are null and the tax credit was not computed',
-      }),
-    ),
-    benefits: Type.Optional(
-      Type.String({
-        description:
-          'why every plan lists no benefits (no Benefits and Cost Sharing PUF loaded for the year)',
-      }),
-    ),
-  },
-  {
-    description:
-      'Our addition to the CMS answer: what the loaded data could not tell, said once for the answer ' +
-      '(absent when nothing is missing).',
-  },
-);
 
 /** The tax credit was not worked out for want of a benchmark, though someone is eligible for it. */
 export function creditWithoutBenchmark(eligibility: HouseholdEligibility | undefined): boolean {

@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { settleHousehold, type HouseholdEligibility } from '../household/household.js';
+import type { HouseholdEligibility } from '../household/household-eligibility.js';
+import { settleHousehold } from '../household/household.js';
 import type { MarketPlan } from '../market/county-market.js';
 import { rateAgeKey } from '../pricing/age.js';
 import { householdPremium, type RateLookup, type RateRow } from '../pricing/premium.js';
 import type { PlanDetails } from '../store/plan-details.js';
-import { benchmarkPlan, HouseholdPricer, priceAll, termsOfAll } from './pricing.js';
+import { benchmarkPlan } from './benchmark-plan.js';
+import { priceAll } from './credit-pricer.js';
+import { HouseholdPricer } from './household-pricer.js';
+import { termsOfAll } from './rate-matrix.js';
 import { Random } from '../../shared/random.js';
 
 /** The project's seeded generator (shared/random.ts), so a failure names the seed that reproduces it. */

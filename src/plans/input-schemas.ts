@@ -1,6 +1,26 @@
-import { Type } from 'typebox';
+import { Type, type TLiteral, type TSchemaOptions, type TUnion } from 'typebox';
 
-/** Request inputs the plan API's routes share, with the formats the CMS document gives them. */
+/**
+ * Request inputs the plan API shares (its routes, and the request types of household/, search/ and quote/),
+ * with the formats the CMS document gives them.
+ */
+
+type Literals<T extends readonly string[]> = { -readonly [K in keyof T]: TLiteral<T[K]> };
+
+/**
+ * `Type.Union` of one `Type.Literal` per value (`anyOf` of `const`s), typed as the union of the values: a
+ * list of codes written once gives both the schema and, through `Static`, its TypeScript type. (`map` loses
+ * the tuple's element types, hence the one assertion here.)
+ */
+export function literalUnion<const T extends readonly string[]>(
+  values: T,
+  options?: TSchemaOptions,
+): TUnion<Literals<T>> {
+  return Type.Union(
+    values.map((value) => Type.Literal(value)),
+    options,
+  ) as TUnion<Literals<T>>;
+}
 
 export const Year = Type.Integer({ minimum: 1000, maximum: 9999, description: '4-digit market year' });
 
