@@ -1,3 +1,8 @@
+import { AUTHORIZATION_DESCRIPTION, AUTHORIZATION_TAG, BEARER_SECURITY_SCHEME } from './auth/openapi.js';
+import { detailErrors, pageErrors } from './auth/errors.js';
+import { fhirErrors } from './fhir/errors.js';
+import { planErrors } from './plans/errors.js';
+import { priceLookupErrors } from './prices/errors.js';
 import type { Redis } from 'ioredis';
 import { ConfigError, type Config } from './config.js';
 import { createHttpServer, type App } from './shared/http.js';
@@ -323,13 +328,13 @@ export async function buildService(
     logger,
     trustProxy: config.trustProxy,
     renderPage: renderErrorForRequest,
-    // Each surface's shape for paths none of its routes serve (a route's own config decides for the rest).
-    errorShapes: {
-      [PLAN_API_PREFIX]: 'plans',
-      [PRICE_LOOKUP_PREFIX]: 'message',
-      '/v2/fhir': 'detail',
-      '/v2/o/tokens': 'detail',
-      '/v2/accounts': 'page',
+    // Each surface's renderer for paths none of its routes serve (a route's own config decides for the rest).
+    errorRenderers: {
+      [PLAN_API_PREFIX]: planErrors,
+      [PRICE_LOOKUP_PREFIX]: priceLookupErrors,
+      '/v2/fhir': fhirErrors,
+      '/v2/o/tokens': detailErrors,
+      '/v2/accounts': pageErrors,
     },
     isUnavailable: (error) => {
       const how = classifyUnavailable(error);
@@ -372,9 +377,19 @@ export async function buildService(
   metrics.observe(app);
   if (config.metricsToken) registerMetricsRoute(app, metrics, config.metricsToken);
   let draining = false;
-  await collectApiDocs(app, config.publicUrl, '0.1.0', {
-    ...PLAN_API_SECURITY_SCHEMES,
-    ...PRICE_LOOKUP_SECURITY_SCHEMES,
+  await collectApiDocs(app, {
+    publicUrl: config.publicUrl,
+    version: '0.1.0',
+    title: 'openenroll',
+    description:
+      `${AUTHORIZATION_DESCRIPTION} and the health plan API. Token-side requests are form-encoded; client ` +
+      'credentials by HTTP Basic or in the body.',
+    tags: [AUTHORIZATION_TAG],
+    securitySchemes: {
+      ...BEARER_SECURITY_SCHEME,
+      ...PLAN_API_SECURITY_SCHEMES,
+      ...PRICE_LOOKUP_SECURITY_SCHEMES,
+    },
   });
   registerHealthRoutes(app, {
     storage,

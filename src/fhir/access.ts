@@ -1,4 +1,4 @@
-import { detailError, NO_PERMISSION } from './errors.js';
+import { detailError, NO_PERMISSION } from '../shared/detail-error.js';
 import { NO_PATIENT } from './store/resources.js';
 import type { TokenContext } from './deps.js';
 import type { DirectoryResourceType, ResourceType } from './validate.js';

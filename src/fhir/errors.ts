@@ -1,9 +1,22 @@
-import { jsonError, type HttpError } from '../shared/errors.js';
+import { jsonError } from '../shared/errors.js';
+import { detailError } from '../shared/detail-error.js';
+import { unavailableHeaders, UNAVAILABLE_MESSAGE, type ErrorRenderer } from '../shared/http.js';
 
-/** The data endpoints' error body (research §4): `{"detail": "…"}`, the anchor's Django REST shape. */
-export function detailError(status: number, detail: string, headers?: Record<string, string>): HttpError {
-  return jsonError(status, { detail }, headers);
-}
-
-/** The anchor's 403 text (Django REST Framework's `PermissionDenied`). */
-export const NO_PERMISSION = 'You do not have permission to perform this action.';
+/**
+ * How the FHIR data endpoints render the errors the HTTP kernel raises: `{"detail"}`, as every error of these
+ * endpoints (docs/decisions.md#fhir-errors); a 503 also carries an OperationOutcome (FHIR R4 §3.1.0.5,
+ * issue code `transient`) for FHIR clients, beside `detail` for clients written for Blue Button.
+ */
+export const fhirErrors: ErrorRenderer = {
+  invalid: (status, message, headers) => detailError(status, message, headers),
+  unavailable: (retryAfter) =>
+    jsonError(
+      503,
+      {
+        resourceType: 'OperationOutcome',
+        issue: [{ severity: 'error', code: 'transient', diagnostics: UNAVAILABLE_MESSAGE }],
+        detail: UNAVAILABLE_MESSAGE,
+      },
+      unavailableHeaders(retryAfter),
+    ),
+};

@@ -1,4 +1,4 @@
-import { detailError } from './errors.js';
+import { detailError } from '../shared/detail-error.js';
 import type { ColumnInterval } from './store/resources.js';
 import { dayInterval, instantInterval, parseDateSearch, type DateSearch } from './date-search.js';
 import { parseIncludes, type Include } from './include.js';

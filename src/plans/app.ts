@@ -1,4 +1,5 @@
 import type { App } from '../shared/http.js';
+import { planErrors } from './errors.js';
 import type { ApiKeyScheme } from '../shared/openapi.js';
 import type { PlansDeps } from './deps.js';
 import { apiKeyGate } from './gateway/api-key.js';
@@ -37,7 +38,7 @@ export async function registerPlansService(app: App, deps: PlansDeps): Promise<v
   await app.register(
     async (api) => {
       api.addHook('onRoute', (route) => {
-        route.config = { ...route.config, errorShape: route.config?.errorShape ?? 'plans' };
+        route.config = { ...route.config, errors: route.config?.errors ?? planErrors };
         if (route.schema) route.schema = { ...route.schema, security: [{ apikey: [] }] };
       });
       api.addHook('onRequest', apiKeyGate(deps));

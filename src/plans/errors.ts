@@ -1,4 +1,5 @@
 import { jsonError, type HttpError } from '../shared/errors.js';
+import { unavailableHeaders, type ErrorRenderer } from '../shared/http.js';
 
 /** The plan API's application errors (seed, "Errors"): code, HTTP status and the brief message. */
 export const PLAN_ERRORS = {
@@ -42,3 +43,33 @@ export function planError(code: PlanErrorCode, error?: string, message?: string)
 export function invalidInput(what: string, fix: string): HttpError {
   return planError(1003, fix, `invalid ${what} request`);
 }
+
+/**
+ * How the plan API renders the errors the HTTP kernel raises: 1003 for anything the client sent wrong
+ * (naming the field a schema refused), 1000 for a failure of ours, 1012 while its data cannot be reached.
+ */
+export const planErrors: ErrorRenderer = {
+  invalid: (status, message, headers) =>
+    jsonError(
+      status,
+      {
+        code: status >= 500 ? '1000' : '1003',
+        status: String(status),
+        message: status >= 500 ? PLAN_ERRORS[1000].message : PLAN_ERRORS[1003].message,
+        error: message,
+      },
+      headers,
+    ),
+  unavailable: (retryAfter) =>
+    jsonError(
+      503,
+      {
+        code: '1012',
+        status: '503',
+        message: PLAN_ERRORS[1012].message,
+        error: 'database unavailable, try again later',
+      },
+      unavailableHeaders(retryAfter),
+    ),
+  namesInvalidField: true,
+};

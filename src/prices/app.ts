@@ -1,4 +1,5 @@
 import type { App } from '../shared/http.js';
+import { priceLookupErrors } from './errors.js';
 import { amaLicenseGate } from './ama-license.js';
 import type { PricesDeps } from './deps.js';
 import { registerPriceLookupRoutes } from './routes/price-lookup.js';
@@ -11,7 +12,7 @@ export async function registerPriceLookupService(app: App, deps: PricesDeps): Pr
   await app.register(
     async (api) => {
       api.addHook('onRoute', (route) => {
-        route.config = { ...route.config, errorShape: 'message' };
+        route.config = { ...route.config, errors: priceLookupErrors };
         if (route.schema) route.schema = { ...route.schema, security: [{ apiKey: [], amaLicense: [] }] };
       });
       api.addHook('onRequest', deps.checkKey);

@@ -16,17 +16,50 @@ import { checkQueryEncoding, parseUrlEncoded } from './form.js';
 import { rejectInvalidInput } from './input-guard.js';
 import { createRouteTable, type RouteTable } from './route-table.js';
 
-/** How a route renders errors the framework raises (bad encoding, huge body, wrong content type…). */
-export type ErrorShape = 'oauth' | 'service' | 'detail' | 'message' | 'page' | 'text' | 'plans';
+/**
+ * How one surface (an API, a set of pages) renders the errors the kernel itself raises — a malformed URL or
+ * body, a path no route serves, a wrong method, a schema violation, a 500, a dependency that is down. Each
+ * service implements it in its own shape and names it in its routes' config (`errors`) and for its URL
+ * prefix (`errorRenderers`), so this kernel knows no service's error body.
+ */
+export interface ErrorRenderer {
+  /** A refused request (4xx) or an unexpected failure (500, whose body must reveal nothing). */
+  invalid(status: number, message: string, headers?: Record<string, string>): HttpError;
+  /** 503: a dependency cannot be reached; `Retry-After` says when to try again. */
+  unavailable(retryAfterSeconds: number): HttpError;
+  /**
+   * A schema violation is worded "where: what" (`querystring.year: must be integer`) rather than with the
+   * validator's own message.
+   */
+  namesInvalidField?: boolean;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    errorShape?: ErrorShape;
+    /** How errors of this route render, when the route's own handler did not shape them. */
+    errors?: ErrorRenderer;
     /** The route answers without the database (health, metrics, docs, assets): never failed fast. */
     offline?: boolean;
     /** Scripts of any origin may read the route (shared/cors.ts): preflights and CORS headers. */
     cors?: boolean;
   }
+}
+
+/** What a 503 body may say, in any shape: the service is down for now; never the cause. */
+export const UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable; try again later.';
+
+/**
+ * The renderer of paths no service claims: `{"status_code","message"}` JSON, and a 503 that names no cause.
+ */
+export const defaultErrors: ErrorRenderer = {
+  invalid: (status, message, headers) => jsonError(status, { status_code: status, message }, headers),
+  unavailable: (retryAfter) =>
+    jsonError(503, { status_code: 503, message: UNAVAILABLE_MESSAGE }, unavailableHeaders(retryAfter)),
+};
+
+/** The headers of every 503: when to come back, and never cached. */
+export function unavailableHeaders(retryAfterSeconds: number): Record<string, string> {
+  return { 'retry-after': String(retryAfterSeconds), 'cache-control': 'no-store' };
 }
 
 export interface HttpServerOptions {
@@ -36,11 +69,11 @@ export interface HttpServerOptions {
   renderPage: (request: FastifyRequest, template: string, data: Record<string, unknown>) => string;
   bodyLimit?: number;
   /**
-   * Error shapes by URL path prefix (`{ '/api/v1': 'plans' }`), for errors raised where no route's config
+   * Renderers by URL path prefix (`{ '/api/v1': planErrors }`), for errors raised where no route's config
    * says how to render them: a malformed URL (refused before routing), a path no route serves. The
-   * longest matching prefix wins; elsewhere the shape is `message`.
+   * longest matching prefix wins; elsewhere `defaultErrors`.
    */
-  errorShapes?: Readonly<Record<string, ErrorShape>>;
+  errorRenderers?: Readonly<Record<string, ErrorRenderer>>;
   /**
    * Whether an error means a dependency could not be reached (the database went away), so the answer is
    * 503 with `Retry-After` instead of 500. `UnavailableError`s are always taken as such.
@@ -89,7 +122,7 @@ export async function createHttpServer(serverOptions: HttpServerOptions): Promis
             : [400, 'Bad request.'];
       // No hook runs for a request refused before routing: its headers are set here.
       securityHeaders(request, reply as FastifyReply);
-      const httpError = frameworkError(shapeOfUrl(options, request.url), status, message);
+      const httpError = rendererOfUrl(options, request.url).invalid(status, message);
       void render(options, httpError, request, reply as FastifyReply);
     },
     // Refused by Node's HTTP parser (oversized or unparseable request line and headers): no request exists.
@@ -125,7 +158,7 @@ export async function createHttpServer(serverOptions: HttpServerOptions): Promis
     try {
       checkQueryEncoding(request.url);
     } catch {
-      done(frameworkError(shapeOf(options, request), 400, 'Malformed percent-encoding in the query string.'));
+      done(rendererOf(options, request).invalid(400, 'Malformed percent-encoding in the query string.'));
       return;
     }
     // No route takes OPTIONS: a CORS preflight for a path whose routes allow it is answered here (204), so
@@ -152,7 +185,7 @@ export async function createHttpServer(serverOptions: HttpServerOptions): Promis
     sendError(options, error, request, reply),
   );
   app.setNotFoundHandler((request, reply) =>
-    sendError(options, frameworkError(shapeOf(options, request), 404, 'Not found.'), request, reply),
+    sendError(options, rendererOf(options, request).invalid(404, 'Not found.'), request, reply),
   );
   return app as unknown as App;
 }
@@ -165,8 +198,9 @@ export async function createHttpServer(serverOptions: HttpServerOptions): Promis
 function methodNotAllowed(options: Kernel, request: FastifyRequest): HttpError | undefined {
   const match = options.routes.lookup(request.url);
   if (!match) return undefined;
-  const shape = match.config?.errorShape ?? shapeOfPath(options.errorShapes, request.url) ?? 'message';
-  return frameworkError(shape, 405, `Method "${request.method}" not allowed.`, {
+  const renderer =
+    match.config?.errors ?? rendererOfPath(options.errorRenderers, request.url) ?? defaultErrors;
+  return renderer.invalid(405, `Method "${request.method}" not allowed.`, {
     allow: match.methods.join(', '),
   });
 }
@@ -196,7 +230,7 @@ const NO_REQUEST = { query: {}, headers: {} } as unknown as FastifyRequest;
  * the request line named (`message` when it could not be read), the headers every answer carries.
  */
 function rawAnswer(options: Kernel, status: number, message: string, path: string | undefined): RawAnswer {
-  const { body, headers } = frameworkError(shapeOfUrl(options, path ?? ''), status, message);
+  const { body, headers } = rendererOfUrl(options, path ?? '').invalid(status, message);
   const [type, text] =
     body.kind === 'json'
       ? ['application/json; charset=utf-8', JSON.stringify(body.value)]
@@ -219,128 +253,35 @@ function rawAnswer(options: Kernel, status: number, message: string, path: strin
   };
 }
 
-/** The shape of the longest prefix in `shapes` that `url`'s path is (or is under), if any. */
-function shapeOfPath(
-  shapes: Readonly<Record<string, ErrorShape>> | undefined,
+/** The renderer of the longest prefix in `renderers` that `url`'s path is (or is under), if any. */
+function rendererOfPath(
+  renderers: Readonly<Record<string, ErrorRenderer>> | undefined,
   url: string,
-): ErrorShape | undefined {
-  if (!shapes) return undefined;
+): ErrorRenderer | undefined {
+  if (!renderers) return undefined;
   const path = url.split('?', 1)[0]!;
   let best: string | undefined;
-  for (const prefix of Object.keys(shapes)) {
+  for (const prefix of Object.keys(renderers)) {
     const base = prefix.replace(/\/+$/, '');
     const under = path === base || path.startsWith(`${base}/`);
     if (under && (best === undefined || base.length > best.length)) best = prefix;
   }
-  return best === undefined ? undefined : shapes[best];
+  return best === undefined ? undefined : renderers[best];
 }
 
 /** How errors of this request render: its route's config, else its URL's (below). */
-function shapeOf(options: Kernel, request: FastifyRequest): ErrorShape {
-  return request.routeOptions.config?.errorShape ?? shapeOfUrl(options, request.url);
+function rendererOf(options: Kernel, request: FastifyRequest): ErrorRenderer {
+  return request.routeOptions.config?.errors ?? rendererOfUrl(options, request.url);
 }
 
 /**
  * How errors render where no route was matched: the config of a route whose pattern the path matches
- * (under any method), else the longest `errorShapes` prefix, else `message`.
+ * (under any method), else the longest `errorRenderers` prefix, else `defaultErrors`.
  */
-function shapeOfUrl(options: Kernel, url: string): ErrorShape {
-  return options.routes.lookup(url)?.config?.errorShape ?? shapeOfPath(options.errorShapes, url) ?? 'message';
-}
-
-function frameworkError(
-  shape: ErrorShape,
-  status: number,
-  message: string,
-  headers?: Record<string, string>,
-): HttpError {
-  switch (shape) {
-    case 'oauth':
-      return jsonError(status, { error: 'invalid_request', error_description: message }, headers);
-    case 'service':
-      return jsonError(
-        status,
-        { status_code: status, error: 'invalid_request', error_description: message },
-        headers,
-      );
-    case 'detail':
-      return jsonError(status, { detail: message }, headers);
-    case 'page':
-      return new HttpError(
-        status,
-        { kind: 'page', template: 'error', data: { title: 'invalid_request', message } },
-        headers,
-      );
-    case 'text':
-      return new HttpError(status, { kind: 'text', value: message }, headers);
-    case 'plans':
-      // The plan API's `{code,status,message,error}`: 1003 for anything the client sent wrong.
-      return jsonError(
-        status,
-        {
-          code: status >= 500 ? '1000' : '1003',
-          status: String(status),
-          message: status >= 500 ? 'Internal server error' : 'invalid input',
-          error: message,
-        },
-        headers,
-      );
-    default:
-      return jsonError(status, { status_code: status, message }, headers);
-  }
-}
-
-const UNAVAILABLE = 'The service is temporarily unavailable; try again later.';
-
-/**
- * 503 in each surface's shape (seed 001's 1012 body for the plan API, RFC 6749's `temporarily_unavailable`
- * for OAuth, `{detail}` — with an OperationOutcome for FHIR clients — for the resource server, a page for
- * people), always with `Retry-After` and never the cause.
- */
-function unavailableError(shape: ErrorShape, url: string, retryAfter: number): HttpError {
-  const headers = { 'retry-after': String(retryAfter), 'cache-control': 'no-store' };
-  switch (shape) {
-    case 'oauth':
-      return jsonError(503, { error: 'temporarily_unavailable', error_description: UNAVAILABLE }, headers);
-    case 'service':
-      return jsonError(
-        503,
-        { status_code: 503, error: 'temporarily_unavailable', error_description: UNAVAILABLE },
-        headers,
-      );
-    case 'detail':
-      if (!url.startsWith('/v2/fhir')) return jsonError(503, { detail: UNAVAILABLE }, headers);
-      return jsonError(
-        503,
-        {
-          resourceType: 'OperationOutcome',
-          issue: [{ severity: 'error', code: 'transient', diagnostics: UNAVAILABLE }],
-          detail: UNAVAILABLE,
-        },
-        headers,
-      );
-    case 'page':
-      return new HttpError(
-        503,
-        { kind: 'page', template: 'error', data: { title: 'temporarily_unavailable', message: UNAVAILABLE } },
-        headers,
-      );
-    case 'text':
-      return new HttpError(503, { kind: 'text', value: UNAVAILABLE }, headers);
-    case 'plans':
-      return jsonError(
-        503,
-        {
-          code: '1012',
-          status: '503',
-          message: 'coverage data temporarily unavailable',
-          error: 'database unavailable, try again later',
-        },
-        headers,
-      );
-    default:
-      return jsonError(503, { status_code: 503, message: UNAVAILABLE }, headers);
-  }
+function rendererOfUrl(options: Kernel, url: string): ErrorRenderer {
+  return (
+    options.routes.lookup(url)?.config?.errors ?? rendererOfPath(options.errorRenderers, url) ?? defaultErrors
+  );
 }
 
 /** The multipart parser (busboy) reports a malformed body with plain errors; they are the client's fault. */
@@ -372,7 +313,7 @@ function sendError(
   } else if (error instanceof UnavailableError || options.isUnavailable?.(error)) {
     // The outage itself is logged once, when it starts and when it ends; each refused request only at debug.
     request.log.debug({ err: error }, 'dependency unavailable');
-    httpError = unavailableError(shapeOf(options, request), request.url, options.retryAfterSeconds ?? 5);
+    httpError = rendererOf(options, request).unavailable(options.retryAfterSeconds ?? 5);
   } else {
     const status = malformedMultipart(error)
       ? 400
@@ -380,14 +321,14 @@ function sendError(
         ? error.statusCode
         : 500;
     if (status === 500) request.log.error({ err: error }, 'unhandled error');
-    const shape = shapeOf(options, request);
+    const renderer = rendererOf(options, request);
     const message =
       status === 500
         ? 'Internal server error.'
-        : shape === 'plans'
+        : renderer.namesInvalidField
           ? describeClientError(error)
           : (error.message ?? 'Bad request.');
-    httpError = frameworkError(shape, status, message);
+    httpError = renderer.invalid(status, message);
   }
   return render(options, httpError, request, reply);
 }

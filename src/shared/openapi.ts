@@ -2,10 +2,6 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { App } from './http.js';
 
-/**
- * The OpenAPI document is generated from the route schemas. Register before any route, then
- * `serveApiDocs` after all of them.
- */
 /** An API key sent as a query parameter or header (the only scheme the services use besides OAuth). */
 export interface ApiKeyScheme {
   type: 'apiKey';
@@ -14,43 +10,32 @@ export interface ApiKeyScheme {
   description?: string;
 }
 
-/**
- * The access tokens of the authorization service (RFC 6750 §2.1, header only), declared for every document
- * so Swagger UI's "Authorize" can send one to the data routes that name it (`security: [{ bearer: [] }]`).
- */
-export const BEARER_SECURITY_SCHEME = {
-  bearer: {
-    type: 'http',
-    scheme: 'bearer',
-    description:
-      'An access token from `POST /v2/o/token/`, sent as `Authorization: Bearer <token>` (never in the query).',
-  },
-} as const;
+/** A security scheme of a document (OpenAPI 3.1 §4.8.27): an API key, or HTTP bearer tokens. */
+export type SecurityScheme = ApiKeyScheme | { type: 'http'; scheme: 'bearer'; description?: string };
 
-export async function collectApiDocs(
-  app: App,
-  publicUrl: string,
-  version: string,
-  securitySchemes: Record<string, ApiKeyScheme> = {},
-): Promise<void> {
+/** What the whole-service document says of itself, and what its services contribute. */
+export interface ApiDocsInfo {
+  publicUrl: string;
+  version: string;
+  title: string;
+  description: string;
+  /** Tags declared up front (those the routes use are added as they register). */
+  tags?: { name: string; description: string }[];
+  securitySchemes?: Record<string, SecurityScheme>;
+}
+
+/**
+ * The OpenAPI document is generated from the route schemas. Register before any route, then
+ * `serveApiDocs` after all of them.
+ */
+export async function collectApiDocs(app: App, info: ApiDocsInfo): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: {
-        title: 'openenroll',
-        version,
-        description:
-          'Enrollee data authorization (OAuth 2.0 authorization code + PKCE S256, confidential clients) and the ' +
-          'health plan API. Token-side requests are form-encoded; client credentials by HTTP Basic or in the body.',
-      },
-      servers: [{ url: publicUrl }],
-      components: { securitySchemes: { ...BEARER_SECURITY_SCHEME, ...securitySchemes } },
-      tags: [
-        {
-          name: 'authorization',
-          description: 'OAuth 2.0 endpoints of the enrollee data authorization service',
-        },
-      ],
+      info: { title: info.title, version: info.version, description: info.description },
+      servers: [{ url: info.publicUrl }],
+      components: { securitySchemes: { ...info.securitySchemes } },
+      tags: info.tags ?? [],
     },
   });
 }

@@ -1,12 +1,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pathOfRawPacket } from './client-error.js';
+import { defaultErrors, type ErrorRenderer } from './http.js';
 import { createRouteTable } from './route-table.js';
+
+/** Two renderers the table must tell apart (what they render does not matter here). */
+const oauth: ErrorRenderer = { ...defaultErrors };
+const detail: ErrorRenderer = { ...defaultErrors };
+const plans: ErrorRenderer = { ...defaultErrors };
 
 function table() {
   const routes = createRouteTable({ ignoreTrailingSlash: true });
-  routes.add({ method: 'POST', url: '/v2/o/token', config: { errorShape: 'oauth' } });
-  routes.add({ method: ['GET', 'DELETE'], url: '/v2/o/tokens/:id', config: { errorShape: 'detail' } });
+  routes.add({ method: 'POST', url: '/v2/o/token', config: { errors: oauth } });
+  routes.add({ method: ['GET', 'DELETE'], url: '/v2/o/tokens/:id', config: { errors: detail } });
   routes.add({ method: 'GET', url: '/v2/o/tokens', config: {} });
   routes.add({ method: 'POST', url: '/api/v1/plans/search' });
   routes.add({ method: ['GET', 'POST'], url: '/api/v1/plans/:plan_id' });
@@ -44,15 +50,15 @@ test('a trailing wildcard matches the rest; regular-expression parameters are le
 
 test('the config is read when asked (a later hook may replace it), preferring one with an error shape', () => {
   const routes = createRouteTable({ ignoreTrailingSlash: true });
-  const route: { method: string; url: string; config?: { errorShape?: 'plans' } } = {
+  const route: { method: string; url: string; config?: { errors?: ErrorRenderer } } = {
     method: 'GET',
     url: '/api/v1/states',
   };
   routes.add(route);
-  route.config = { errorShape: 'plans' };
-  assert.equal(routes.lookup('/api/v1/states')?.config?.errorShape, 'plans');
-  assert.equal(table().lookup('/v2/o/tokens')?.config?.errorShape, undefined);
-  assert.equal(table().lookup('/v2/o/tokens/1')?.config?.errorShape, 'detail');
+  route.config = { errors: plans };
+  assert.equal(routes.lookup('/api/v1/states')?.config?.errors, plans);
+  assert.equal(table().lookup('/v2/o/tokens')?.config?.errors, undefined);
+  assert.equal(table().lookup('/v2/o/tokens/1')?.config?.errors, detail);
 });
 
 test('the path is percent-decoded as the router decodes it, and a malformed one is compared as sent', () => {

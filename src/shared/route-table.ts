@@ -78,7 +78,7 @@ export function createRouteTable(options: { ignoreTrailingSlash: boolean }): Rou
       for (const { pattern, route } of entries) {
         if (!pattern.test(path)) continue;
         for (const method of [route.method].flat()) methods.add(method);
-        if (config?.errorShape === undefined) config = route.config ?? config;
+        if (config?.errors === undefined) config = route.config ?? config;
       }
       if (methods.size === 0) return undefined;
       if (methods.has('GET')) methods.add('HEAD');

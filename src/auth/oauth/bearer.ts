@@ -1,7 +1,8 @@
 import { sha256 } from '../../shared/crypto.js';
 import type { AccessTokenContext } from '../store/tokens.js';
 import type { AuthDeps } from '../deps.js';
-import { detailError, TEXT } from './errors.js';
+import { detailError } from '../../shared/detail-error.js';
+import { TEXT } from './errors.js';
 import { familyOfToken, looksLikeOurToken } from './token-format.js';
 
 const CHALLENGE = 'Bearer realm="api"';

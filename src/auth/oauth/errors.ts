@@ -1,3 +1,4 @@
+import { NO_PERMISSION } from '../../shared/detail-error.js';
 import { HttpError, jsonError } from '../../shared/errors.js';
 import type { Language } from './language.js';
 
@@ -17,10 +18,6 @@ export function serviceError(status: number, error: string, description: string)
 
 export function messageError(status: number, message: string): HttpError {
   return jsonError(status, { status_code: status, message });
-}
-
-export function detailError(status: number, detail: string, headers?: Record<string, string>): HttpError {
-  return jsonError(status, { detail }, headers);
 }
 
 /** A link an error page offers, e.g. to try again; `text` is a catalogue key or literal text. */
@@ -85,7 +82,7 @@ export const TEXT = {
     'Your application is not allowed to refresh tokens. To refresh data, end user must re-authenticate and ' +
     'consent to share their data. If your application needs to refresh tokens, its access duration must be ' +
     '13 months or Research.',
-  noPermission: 'You do not have permission to perform this action.',
+  noPermission: NO_PERMISSION,
   notAuthenticated: 'Authentication credentials were not provided.',
   /** A bearer token given but unknown or revoked: DOT's `error_description` (research §4.5), as the detail too. */
   invalidToken: 'The access token is invalid.',

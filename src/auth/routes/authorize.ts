@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pageErrors } from '../errors.js';
 import type { App } from '../../shared/http.js';
 import { formBody, singleParams } from '../../shared/form.js';
 import type { AuthDeps } from '../deps.js';
@@ -46,7 +47,7 @@ async function authorize(deps: AuthDeps, request: FastifyRequest, reply: Fastify
 }
 
 export function registerAuthorizeRoutes(app: App, deps: AuthDeps): void {
-  const config = { errorShape: 'page' as const };
+  const config = { errors: pageErrors };
   const schema = {
     tags: ['authorization'],
     summary: 'Start authorization (authorization code + PKCE S256); GET or POST',

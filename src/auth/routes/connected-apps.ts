@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pageErrors } from '../errors.js';
 import { Type } from 'typebox';
 import { formBody } from '../../shared/form.js';
 import type { App } from '../../shared/http.js';
@@ -82,7 +83,7 @@ async function signOut(deps: AuthDeps, request: FastifyRequest, reply: FastifyRe
 
 /** The enrollee's connected apps (seed "Data access grant": revocable in the enrollee's own account). */
 export function registerConnectedAppsRoutes(app: App, deps: AuthDeps): void {
-  const config = { errorShape: 'page' as const };
+  const config = { errors: pageErrors };
   app.get(
     PATH,
     { config, schema: { tags: ['pages'], summary: 'The enrollee’s connected apps' } },

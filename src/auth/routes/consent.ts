@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pageErrors } from '../errors.js';
 import { Type } from 'typebox';
 import type { App } from '../../shared/http.js';
 import { formBody } from '../../shared/form.js';
@@ -91,7 +92,7 @@ export function registerConsentRoutes(app: App, deps: AuthDeps): void {
     summary: 'Consent page of a pending authorization (Connect / Cancel)',
     params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
   };
-  const config = { errorShape: 'page' as const };
+  const config = { errors: pageErrors };
   app.get('/v2/o/authorize/:id', { schema, config }, (request, reply) =>
     showConsent(deps, request, reply, request.params.id),
   );

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { textErrors } from '../errors.js';
 import { HttpError, textError } from '../../shared/errors.js';
 import type { App } from '../../shared/http.js';
 import type { AuthDeps } from '../deps.js';
@@ -10,7 +11,7 @@ export function registerExpireRoute(app: App, deps: AuthDeps): void {
   app.post(
     '/v2/o/expire_authenticated_user/:patientId',
     {
-      config: { errorShape: 'text' },
+      config: { errors: textErrors },
       schema: {
         tags: ['authorization'],
         summary: "Sandbox only: expire this app's data access grant for a patient",

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pageErrors } from '../errors.js';
 import { randomToken } from '../../shared/crypto.js';
 import { singleParams } from '../../shared/form.js';
 import type { App } from '../../shared/http.js';
@@ -112,7 +113,7 @@ async function returnToApp(deps: AuthDeps, request: FastifyRequest, reply: Fasti
 
 /** Sign-in through the health plan's OpenID Connect identity provider (openenroll as relying party). */
 export function registerFederationRoutes(app: App, deps: AuthDeps): void {
-  const config = { errorShape: 'page' as const };
+  const config = { errors: pageErrors };
   app.get(
     IDP_START_PATH,
     {

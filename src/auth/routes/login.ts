@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pageErrors } from '../errors.js';
 import type { App } from '../../shared/http.js';
 import { formBody, singleParams } from '../../shared/form.js';
 import { randomToken } from '../../shared/crypto.js';
@@ -62,7 +63,7 @@ function showLogin(
 }
 
 export function registerLoginRoutes(app: App, deps: AuthDeps): void {
-  const config = { errorShape: 'page' as const };
+  const config = { errors: pageErrors };
 
   const schema = { tags: ['pages'], summary: 'Enrollee login page' };
   app.get('/v2/accounts/login', { config, schema }, (request, reply) => {

@@ -1,10 +1,11 @@
 import type { App } from '../../shared/http.js';
+import { oauthErrors } from '../errors.js';
 import type { AuthDeps } from '../deps.js';
 import { revokeSingleToken, revokeTokenAndGrant } from '../oauth/revocation.js';
 import { authenticatedClient, formParams } from './client-request.js';
 
 export function registerRevokeRoutes(app: App, deps: AuthDeps): void {
-  const config = { errorShape: 'oauth' as const };
+  const config = { errors: oauthErrors };
 
   /** POST /v2/o/revoke/ — the seed's revoke: token and data access grant; always 200 for a valid client. */
   const revokeSchema = {

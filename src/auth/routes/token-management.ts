@@ -1,10 +1,12 @@
 import type { FastifyRequest } from 'fastify';
+import { detailErrors } from '../errors.js';
 import { HttpError } from '../../shared/errors.js';
 import type { App } from '../../shared/http.js';
 import { authenticateClient, readClientCredentials } from '../oauth/client-auth.js';
 import { connectedApps, revokeConnectedApp } from '../consent/connected-apps.js';
 import type { AuthDeps } from '../deps.js';
-import { detailError, TEXT } from '../oauth/errors.js';
+import { detailError } from '../../shared/detail-error.js';
+import { TEXT } from '../oauth/errors.js';
 import type { ConnectedApp } from '../store/connected-apps.js';
 
 /** The calling portal; credentials that do not parse get the same `{detail}` answer as wrong ones. */
@@ -53,7 +55,7 @@ function describe(grant: ConnectedApp) {
 
 /** The list and one grant; other methods are 405 with `Allow` from the HTTP kernel, before any body is read. */
 export function registerTokenManagementRoutes(app: App, deps: AuthDeps): void {
-  const config = { errorShape: 'detail' as const };
+  const config = { errors: detailErrors };
   const schema = { tags: ['authorization'], summary: "Member portal: an enrollee's connected apps" };
 
   app.route({

@@ -1,4 +1,5 @@
 import type { App } from '../../shared/http.js';
+import { oauthErrors } from '../errors.js';
 import type { AuthDeps } from '../deps.js';
 import { oauthError } from '../oauth/errors.js';
 import { tokenGrants } from '../oauth/grants/index.js';
@@ -10,7 +11,7 @@ export function registerTokenRoute(app: App, deps: AuthDeps): void {
   app.post(
     '/v2/o/token',
     {
-      config: { errorShape: 'oauth' },
+      config: { errors: oauthErrors },
       schema: {
         description: 'Exchange an authorization code or a refresh token for tokens.',
         tags: ['authorization'],

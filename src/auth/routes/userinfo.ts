@@ -1,7 +1,9 @@
 import type { App } from '../../shared/http.js';
+import { detailErrors } from '../errors.js';
 import { authenticateBearer, hasScope } from '../oauth/bearer.js';
 import type { AuthDeps } from '../deps.js';
-import { detailError, TEXT } from '../oauth/errors.js';
+import { detailError } from '../../shared/detail-error.js';
+import { TEXT } from '../oauth/errors.js';
 
 /**
  * GET /v2/connect/userinfo (research §1.11): who the token's enrollee is, for tokens holding `profile`.
@@ -12,7 +14,7 @@ export function registerUserinfoRoute(app: App, deps: AuthDeps): void {
   app.route({
     method: 'GET',
     url: '/v2/connect/userinfo',
-    config: { errorShape: 'detail' },
+    config: { errors: detailErrors },
     schema: {
       tags: ['data'],
       security: [{ bearer: [] }],

@@ -11,7 +11,8 @@ import { identifiersMatch } from '../token-search.js';
 import { DIRECTORY_RESOURCE_TYPES, RESOURCE_TYPES, type ResourceType } from '../validate.js';
 import { versioned, versionedEntry, weakETag } from '../version.js';
 import type { FhirDeps } from '../deps.js';
-import { detailError } from '../errors.js';
+import { detailError } from '../../shared/detail-error.js';
+import { fhirErrors } from '../errors.js';
 import { ReadParams, searchQuery } from './fhir-schemas.js';
 
 const FHIR_JSON = 'application/fhir+json; charset=utf-8';
@@ -150,7 +151,7 @@ const documentOnly = () => () => true;
  * across origins (routes/cors.ts).
  */
 export function registerFhirService(app: App, deps: FhirDeps): void {
-  const config = { errorShape: 'detail' as const };
+  const config = { errors: fhirErrors };
   const onRequest = refuseOtherFormats;
   // The Bearer scheme of the OpenAPI document (shared/openapi.ts): Swagger UI's "Authorize" sends it.
   const security = [{ bearer: [] }];
