@@ -15,7 +15,8 @@ const PUBLISHED_SANDBOX_KEY = 'd687412e7b53146b2631dc01974ad0a4';
  * data), the sandbox key when it is the published one, and the documentation URLs. Never a secret.
  */
 async function startupSummary(config: Config, service: Service) {
-  const { marketYears, PLAN_KINDS } = await import('../plans/market-years.js');
+  const { marketYears } = await import('../plans/market-years.js');
+  const { PLAN_KINDS } = await import('../plans/tables/plan-kinds.js');
   const [enrollees, claimsResources, datasets] = await Promise.all([
     service.deps.enrollees.countEnrollees(),
     service.fhir.fhir.countResources(),

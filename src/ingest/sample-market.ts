@@ -7,7 +7,7 @@ import type { IngestSummary } from './engine/report.js';
 import { loadBundledZipPoints } from './zip-locations/bundled.js';
 import type { Storage } from '../storage/connect.js';
 import { createDbCounters } from '../storage/counters.js';
-import { PLAN_KINDS } from '../plans/market-years.js';
+import { PLAN_KINDS } from '../plans/tables/plan-kinds.js';
 import { createDatasetStore, type DatasetInfo, type DatasetStore } from '../storage/datasets.js';
 import { writeSampleMarket } from '../plans/sample/files.js';
 import { PRICE_KINDS } from '../prices/scope.js';

@@ -1,7 +1,5 @@
 import type { DatasetInfo } from '../storage/datasets.js';
-
-/** Ingest kinds that load plans: a year with one of them loaded is a market year we serve. */
-export const PLAN_KINDS = ['plan-attributes', 'landscape'] as const;
+import { PLAN_KINDS } from './tables/plan-kinds.js';
 
 /**
  * Supported market years (ascending) and the current one. Real data outranks the generated sample, as it

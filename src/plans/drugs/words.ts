@@ -1,3 +1,5 @@
+import { MAX_PREFIX } from '../tables/word-prefix.js';
+
 const NOT_ASCII = /[\u0080-\uffff]/;
 
 /**
@@ -12,9 +14,6 @@ export function wordsOf(text: string): string[] {
     .split(/[^a-z0-9]+/)
     .filter((word) => word !== '');
 }
-
-/** Longest word prefix stored: a query word longer than this is matched on its first letters. */
-export const MAX_PREFIX = 24;
 
 /** Every prefix (1 … MAX_PREFIX letters) of every word of `name`, each once. */
 export function prefixesOf(name: string): Set<string> {

@@ -3,7 +3,7 @@ import type { HouseholdEligibility } from '../household/household-eligibility.js
 import type { MarketContext } from './priced-context.js';
 import type { CountyMarket } from '../market/county-market.js';
 import type { DatasetInfo } from '../../storage/datasets.js';
-import { PLAN_KINDS as KINDS } from '../market-years.js';
+import { PLAN_KINDS as KINDS } from '../tables/plan-kinds.js';
 import { SAMPLE_COUNTIES } from '../sample/geography.js';
 
 const PLAN_KINDS: readonly string[] = KINDS;

@@ -3,7 +3,7 @@ import type { App } from '../../shared/http.js';
 import type { PlansDeps } from '../deps.js';
 import { invalidInput, planError } from '../errors.js';
 import { usesData } from '../gateway/sample-data.js';
-import { PLAN_KINDS } from '../market-years.js';
+import { PLAN_KINDS } from '../tables/plan-kinds.js';
 import { findState } from '../tables/states.js';
 import { refuseInvalidInput } from './invalid-input.js';
 import { MARKETPLACE_RULE, refuseOwnExchange } from '../market/marketplace.js';

@@ -3,7 +3,7 @@ import type { App } from '../../shared/http.js';
 import type { PlansDeps } from '../deps.js';
 import { planError } from '../errors.js';
 import { usesData } from '../gateway/sample-data.js';
-import { PLAN_KINDS } from '../market-years.js';
+import { PLAN_KINDS } from '../tables/plan-kinds.js';
 import { marketplaceModel, type Marketplaces } from '../store/marketplace.js';
 import { guidelineYearOf, povertyRegion, povertyTable } from '../tables/poverty-guidelines.js';
 import { findState, HEALTHCARE_GOV, STATES, type StateFacts } from '../tables/states.js';

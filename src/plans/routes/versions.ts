@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import type { App } from '../../shared/http.js';
 import type { PlansDeps } from '../deps.js';
 import { usesData } from '../gateway/sample-data.js';
-import { PLAN_KINDS, marketYears } from '../market-years.js';
+import { marketYears } from '../market-years.js';
+import { PLAN_KINDS } from '../tables/plan-kinds.js';
 import { errorResponses } from './schemas.js';
 
 const DataVersion = Type.Object({

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
-import { MAX_PREFIX } from '../drugs/words.js';
+import { MAX_PREFIX } from '../tables/word-prefix.js';
 
 export interface DrugRecord {
   rxcui: string;

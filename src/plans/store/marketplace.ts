@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
-import { PLAN_KINDS } from '../market-years.js';
+import { PLAN_KINDS } from '../tables/plan-kinds.js';
 import { healthcareGovStates } from '../tables/healthcare-gov-states.js';
 import type { DatasetInfo } from '../../storage/datasets.js';
 
