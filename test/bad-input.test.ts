@@ -130,7 +130,7 @@ function operationsOf(doc: Record<string, unknown>, prefix: string, served: bool
   return operations;
 }
 
-/** FHIR search parameters (research §4.3), which the served document does not list. */
+/** FHIR search parameters (docs/decisions.md#fhir-search), which the served document does not list. */
 const FHIR_SEARCH: Parameter[] = [
   '_count',
   'startIndex',
@@ -222,7 +222,8 @@ function assertShape(path: string, answer: Answer, label: string): void {
   } else if (/^\/v2\/o\/(token|revoke)/.test(path)) {
     assert.equal(typeof json().error, 'string', `${label}: ${answer.text}`);
   } else if (/^\/v2\/(o\/authorize|accounts)/.test(path)) {
-    // A consent id that is not a UUID is a path no route serves (research §1.3): the service's 404.
+    // A consent id that is not a UUID is a path no route serves (docs/decisions.md#consent-page): the
+    // service's 404.
     if (answer.status === 404 && /json/.test(answer.type)) assert.deepEqual(json(), NOT_FOUND, label);
     else assert.match(answer.type, /^text\/html/, `${label}: ${answer.type}`);
   } else if (path.startsWith('/v2/o/expire_authenticated_user')) {

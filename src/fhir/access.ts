@@ -15,7 +15,10 @@ const DIRECTORY_READERS: readonly ResourceType[] = ['ExplanationOfBenefit', 'Cov
 const isDirectoryType = (type: ReadableType): type is DirectoryResourceType =>
   type === 'Organization' || type === 'Practitioner';
 
-/** Research §2.6: `.read` and `.rs` allow both interactions, `.r` only read by id, `.s` only search. */
+/**
+ * `.read` and `.rs` allow both interactions, `.r` only read by id, `.s` only search
+ * (docs/decisions.md#scopes).
+ */
 function holds(context: TokenContext, type: ResourceType, interaction: 'read' | 'search'): boolean {
   const held = context.scope.split(' ');
   const mode = interaction === 'read' ? 'r' : 's';
@@ -36,7 +39,7 @@ export function permits(context: TokenContext, type: ReadableType, interaction: 
   return holds(context, type, interaction);
 }
 
-/** `permits`, or 403 in the anchor's words. */
+/** `permits`, or 403 in Blue Button's words (docs/decisions.md#fhir-errors). */
 export function requireScope(
   context: TokenContext,
   type: ReadableType,
@@ -70,8 +73,8 @@ export function mayRead(
 }
 
 /**
- * Research §4.2: a client naming someone else in a search is refused — Patient `_id` as not found, Coverage
- * `beneficiary` and EOB `patient` as forbidden.
+ * docs/decisions.md#patient-binding: a client naming someone else in a search is refused — Patient `_id` as
+ * not found, Coverage `beneficiary` and EOB `patient` as forbidden.
  */
 export function checkSubject(context: TokenContext, type: ResourceType, subject: string | undefined): void {
   if (subject === undefined || subject === context.patientId) return;

@@ -84,8 +84,8 @@ export const SERVED_RESOURCES: readonly ServedResource[] = ROWS.map((resource) =
 }));
 
 /**
- * The public CapabilityStatement (research §1.12): read and search-type on the served resources with their
- * CARIN BB profiles and search parameters, JSON only, SMART URIs, CORS (shared/cors.ts).
+ * The public CapabilityStatement (docs/decisions.md#capability-statement): read and search-type on the served
+ * resources with their CARIN BB profiles and search parameters, JSON only, SMART URIs, CORS (shared/cors.ts).
  *
  * It names the CARIN BB implementation guide but does not `instantiates` CARIN's server statement
  * (`CapabilityStatement/c4bb`): that one makes `_id`, `identifier`, `service-start-date` and

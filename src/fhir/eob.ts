@@ -62,7 +62,10 @@ function kind(
   };
 }
 
-/** Our claim-number identifier system (the anchor's own systems are not reproduced here). */
+/**
+ * Our claim-number identifier system: CMS's own systems are not reproduced here
+ * (docs/decisions.md#claim-identifiers).
+ */
 const CLAIM_ID_SYSTEM = 'https://openenroll.dev/identifiers/claim';
 
 /** The clinician on the claim's care team and the C4BB care-team role they play, per claim family. */

@@ -90,7 +90,7 @@ test('Patient ids and names are those of sandboxIdentity(n)', () => {
   });
 });
 
-test('ids follow the anchor shapes and are unique across all enrollees', () => {
+test('ids take the Blue Button forms (docs/decisions.md#fhir-ids), unique across all enrollees', () => {
   const ids = new Set<string>();
   for (const r of all) {
     const key = `${r.resourceType}/${r.id}`;

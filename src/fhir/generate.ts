@@ -2,9 +2,10 @@
  * Deterministic synthetic Medicare enrollees: the Patient, Coverage and ExplanationOfBenefit resources of
  * sandbox enrollee `n`, in the CARIN Blue Button 2.0.0 profiles they claim (C4BB-Patient, C4BB-Coverage,
  * C4BB-ExplanationOfBenefit-*; eob.ts and eob-lines.ts build the claims), pointing at the shared directory
- * of Organizations and Practitioners (directory.ts), with the anchor's id forms (research §4.4: Coverage
- * `part-a--<pid>`…, EOB `<claimtype>--<number>`; §4.6: negative synthetic ids). Patient ids and names come
- * from `sandboxIdentity(n)` so the data links to the sandbox accounts.
+ * of Organizations and Practitioners (directory.ts), with Blue Button's id forms
+ * (docs/decisions.md#fhir-ids: Coverage `part-a--<pid>`…, EOB `<claimtype>--<number>`;
+ * docs/decisions.md#sandbox-enrollees: negative synthetic ids). Patient ids and names come from
+ * `sandboxIdentity(n)` so the data links to the sandbox accounts.
  * Pure: no I/O, no clock, no Math.random; the same (n, seed) always gives the same JSON.
  * Every resource carries the `synthetic` tag and no `meta.lastUpdated` (the importer sets it).
  */

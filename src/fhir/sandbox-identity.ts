@@ -18,7 +18,8 @@ const FAMILY = [
 
 /**
  * Synthetic sandbox enrollee number `n`: username `BBUser00000`…, password `PW00000!`… (public by design,
- * like the anchor's sandbox), and a stable negative patient id in the anchor's synthetic range.
+ * like Blue Button's sandbox), and a stable negative patient id in Blue Button's synthetic range
+ * (docs/decisions.md#sandbox-enrollees).
  */
 export function sandboxIdentity(n: number) {
   const digits = String(n).padStart(5, '0');

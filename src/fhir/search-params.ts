@@ -5,7 +5,7 @@ import { parseIncludes, type Include } from './include.js';
 import { parseTokenAlternatives, type TokenValue } from './token-search.js';
 import { EOB_TYPE_SYSTEM, EOB_TYPES, type ResourceType } from './validate.js';
 
-/** Research §4.3: `_count` 0–50, 10 by default; `startIndex` is a 0-based offset. */
+/** `_count` 0–50, 10 by default; `startIndex` is a 0-based offset (docs/decisions.md#fhir-search). */
 export const DEFAULT_COUNT = 10;
 export const MAX_COUNT = 50;
 
@@ -35,9 +35,9 @@ function all(query: Query, name: string): string[] {
 }
 
 /**
- * A voluptuous error as `str(Invalid)` prints it: the anchor's message (research §4.3, e.g. `value must be at
- * most 50`), then where in the validated dict it failed, e.g. `for dictionary value @ data['_count']`, so the
- * client learns which parameter to fix.
+ * A voluptuous error as `str(Invalid)` prints it: Blue Button's message (docs/decisions.md#fhir-search,
+ * e.g. `value must be at most 50`), then where in the validated dict it failed, e.g.
+ * `for dictionary value @ data['_count']`, so the client learns which parameter to fix.
  */
 export function voluptuousText(message: string, parameter: string): string {
   return `${message} for dictionary value @ data['${parameter}']`;
@@ -55,8 +55,8 @@ function integer(query: Query, names: string[], fallback: number, min: number, m
 }
 
 /**
- * A date parameter's values through the one FHIR date parser (date-search.ts), refused in the anchor's
- * words for an unknown prefix (research §4.3) and in the same form for a date that cannot be.
+ * A date parameter's values through the one FHIR date parser (date-search.ts), refused in Blue Button's
+ * words for an unknown prefix and in the same form for a date that cannot be (docs/decisions.md#fhir-search).
  */
 function dates(query: Query, name: string): DateSearch[] {
   return all(query, name).map((raw) => {
@@ -104,7 +104,10 @@ const FILTERS: Partial<Record<ResourceType, string[]>> = {
   ExplanationOfBenefit: ['service-date', 'type'],
 };
 
-/** Reads a search's parameters; unknown ones, and `_include` values not served, are ignored, as the anchor does. */
+/**
+ * Reads a search's parameters; unknown ones, and `_include` values not served, are ignored, as Blue Button
+ * does (docs/decisions.md#fhir-search).
+ */
 export function parseSearch(type: ResourceType, query: Query): SearchParams {
   const subjectParam = SUBJECT_PARAM[type];
   const subject = subjectParam && all(query, subjectParam)[0]?.replace(/^Patient\//, '');

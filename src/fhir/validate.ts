@@ -39,7 +39,10 @@ export const IMPORTABLE_RESOURCE_TYPES: readonly ImportableResourceType[] = [
   ...DIRECTORY_RESOURCE_TYPES,
 ];
 
-/** The claim types of the anchor's ExplanationOfBenefit ids and `type` search (research §4.3, §4.4). */
+/**
+ * The claim types of Blue Button's ExplanationOfBenefit ids and `type` search (docs/decisions.md#fhir-ids,
+ * #fhir-search).
+ */
 export const EOB_TYPES = [
   'carrier',
   'inpatient',

@@ -18,7 +18,7 @@ const ALLOWED_HEADERS = [
   'If-Modified-Since',
   'Prefer',
   'X-Requested-With',
-  // The Blue Button SDKs' own headers (research §7.1).
+  // The Blue Button SDKs' own headers (docs/decisions.md#sdk-compatibility).
   'X-BlueButton-SDK',
   'X-BlueButton-SDK-Version',
 ].join(', ');

@@ -192,7 +192,8 @@ export async function createHttpServer(serverOptions: HttpServerOptions): Promis
 
 /**
  * RFC 9110 §15.5.6: a path some route serves, asked with a method none of them takes, is 405 with the
- * methods they do take in `Allow`, in the shape of the path's surface (DRF's wording, research §4.5).
+ * methods they do take in `Allow`, in the shape of the path's surface (DRF's wording,
+ * docs/decisions.md#method-not-allowed).
  * Only for requests the router did not match.
  */
 function methodNotAllowed(options: Kernel, request: FastifyRequest): HttpError | undefined {

@@ -16,7 +16,7 @@ import { createTestApp, startService, type RunningService } from '../helpers/ser
 type Lang = 'en' | 'es';
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
-/** What each page must show, as a person reads it (research §3.3). */
+/** What each page must show, as a person reads it (docs/decisions.md#consent-page). */
 const SHOWN = {
   en: {
     htmlLang: 'en',

@@ -278,7 +278,8 @@ describe('refresh on a moved clock', () => {
     assert.equal(lastHour.status, 200, lastHour.text);
     const latest = lastHour.body as TokenBody;
     assert.equal(latest.access_grant_expiration, issued.access_grant_expiration);
-    // …an hour after it, the still-unexpired access token meets the expired grant (research §2.5)…
+    // …an hour after it, the still-unexpired access token meets the expired grant
+    // (docs/decisions.md#grant-lifecycle)…
     running.clock.advance(2 * HOUR);
     assertJson(await userinfo(running.url, latest.access_token), 401, { detail: TEXT.grantTimedOut });
     const justExpired = await refresh(running.url, app, latest.refresh_token);

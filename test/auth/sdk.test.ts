@@ -5,12 +5,14 @@ import { authorizeFromUrl } from '../helpers/sdk-flow.js';
 import { createTestApp, startService, type RunningService } from '../helpers/service.js';
 
 /**
- * The official Node SDK (`cms-bluebutton-sdk`), unchanged, against the running service (research §7.1):
+ * The official Node SDK (`cms-bluebutton-sdk`), unchanged, against the running service
+ * (docs/decisions.md#sdk-compatibility):
  * it builds the authorize URL itself (no trailing slash, no scope, raw redirect URI), posts the code exchange
  * form-urlencoded with the secret in the body, and refreshes with HTTP Basic plus `client_id` in the body.
  */
 
-// The sample app's callback (research §7.1); the SDK puts it into the authorize URL without encoding it.
+// The SDK sample app's callback (docs/decisions.md#sdk-compatibility); the SDK puts it into the authorize URL
+// without encoding it.
 const CALLBACK = 'http://localhost:3001/api/bluebutton/callback/';
 const PATIENT = '-19990000000001'; // BBUser00000
 const TEN_HOURS_MS = 36000 * 1000;

@@ -21,7 +21,8 @@ async function exchange(app: Awaited<ReturnType<typeof createTestApp>>, code: st
 }
 
 describe('authorization code + refresh, 13 months', () => {
-  test('code exchange returns the seed fields, refresh rotates', async () => {
+  // The documented fields: docs/decisions.md#token-response.
+  test('code exchange returns the documented fields, refresh rotates', async () => {
     const app = await createTestApp(running);
     const flow = await authorizeThroughPages(running.url, {
       clientId: app.clientId,

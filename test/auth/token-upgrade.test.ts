@@ -120,7 +120,7 @@ test('a refresh token issued before the upgrade refreshes once, and the family g
   assert.equal((await userinfo(running.url, body.access_token)).status, 200);
   const second = await refresh(running.url, thirteenMonth, body.refresh_token);
   assert.equal(second.status, 200, second.text);
-  // Spent, the new-style token and the old one both answer exactly as the seed says.
+  // Spent, the new-style token and the old one both answer exactly as docs/decisions.md#refresh-tokens says.
   assert.equal(
     (await refresh(running.url, thirteenMonth, body.refresh_token)).text,
     '{"error":"invalid_grant"}',

@@ -45,7 +45,8 @@ function codeForm(app: TestApp, flow: { code: string | null; pkce: { verifier: s
 }
 
 describe('code exchange: the token response by access category', () => {
-  test('13 months: all seed fields; the grant expires 13 calendar months after consent', async () => {
+  // The documented fields, by category: docs/decisions.md#token-response.
+  test('13 months: all documented fields; the grant expires 13 calendar months after consent', async () => {
     const app = await createTestApp(running, { dataAccessType: 'THIRTEEN_MONTH' });
     const beforeConsent = running.clock.now();
     const flow = await consent(running, app);
@@ -214,7 +215,7 @@ describe('code exchange: client authentication', () => {
       error: 'invalid_client',
       error_description: 'App id failed',
     });
-    // Seed Errors table: any problem with client credentials is 401 invalid_client.
+    // Any problem with client credentials is 401 invalid_client (docs/decisions.md#client-authentication).
     assertJson(
       await postForm(tokenUrl(), { ...form, client_id: 'no-such-client', client_secret: 'x' }),
       401,

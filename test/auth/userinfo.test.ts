@@ -67,7 +67,8 @@ describe('GET /v2/connect/userinfo', () => {
     assert.equal(result.headers.get('www-authenticate'), CHALLENGE);
   });
 
-  test("an unknown token of our shape: 401, the anchor's words, the reason in the challenge (research §4.5)", async () => {
+  // docs/decisions.md#bearer-tokens: Blue Button's body, the reason in the RFC 6750 §3.1 challenge.
+  test("an unknown token of our shape: 401, Blue Button's words, the reason in the challenge", async () => {
     const result = await userinfo(running.url, 'A'.repeat(43));
     assertJson(result, 401, NOT_AUTHENTICATED);
     assert.equal(

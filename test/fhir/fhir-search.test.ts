@@ -167,7 +167,8 @@ describe('FHIR R4 §3.1.1.5.6: service-date takes every date precision as a rang
     );
   });
 
-  test('impossible dates are 400 in the detail shape; an unknown prefix keeps the anchor’s words', async () => {
+  // Blue Button's texts: docs/decisions.md#fhir-search.
+  test('impossible dates: 400 in the detail shape; an unknown prefix keeps Blue Button’s words', async () => {
     for (const value of ['ge2023-13-45', 'ge2023-02-29', 'ge2024-06-01T25:00:00Z', 'ge2024-6-1', 'gefoo']) {
       const answer = await get(`/v2/fhir/ExplanationOfBenefit?service-date=${value}`);
       assert.equal(answer.status, 400, value);
@@ -504,7 +505,8 @@ describe('OpenAPI: the FHIR searches list their parameters', () => {
     assert.equal(count.schema!.maximum, 50);
   });
 
-  test('documenting them does not change the anchor’s error words', async () => {
+  // Blue Button's texts: docs/decisions.md#fhir-search.
+  test('documenting them does not change Blue Button’s error words', async () => {
     assert.deepEqual((await get('/v2/fhir/ExplanationOfBenefit?_count=51')).json, {
       detail: "value must be at most 50 for dictionary value @ data['_count']",
     });

@@ -120,7 +120,8 @@ describe('search', () => {
     const recent = (await get('/v2/fhir/ExplanationOfBenefit/?service-date=ge2025-01-01&_count=50'))
       .body as unknown as Bundle;
     assert.ok(recent.entry.every((e) => e.resource.billablePeriod!.start >= '2025-01-01'));
-    // An unknown prefix keeps the anchor's words (research §4.3); no prefix and `eq` are FHIR's "within"
+    // An unknown prefix keeps Blue Button's words (docs/decisions.md#fhir-search); no prefix and `eq` are
+    // FHIR's "within"
     // (R4 §3.1.1.4), tested in fhir-search.test.ts.
     assert.deepEqual((await get('/v2/fhir/ExplanationOfBenefit/?service-date=ap2025-01-01')).body, {
       detail: 'the service-date operator is not valid',

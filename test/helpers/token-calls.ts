@@ -68,7 +68,7 @@ export const TEXT = {
     'application you are trying to access.',
 };
 
-/** `YYYY-MM-DD HH:MM:SSZ` in UTC (seed "Token response"). */
+/** `YYYY-MM-DD HH:MM:SSZ` in UTC (docs/decisions.md#grant-expiration-format). */
 export function formatUtc(instant: number): string {
   const d = new Date(instant);
   const two = (n: number) => String(n).padStart(2, '0');
@@ -101,7 +101,7 @@ export function monthsLater(instant: number, months: number): number {
 /** Asserts `value` is the formatted form of an instant in [from, to] (the service read its clock in between). */
 export function assertFormattedBetween(value: unknown, from: number, to: number, label = 'value'): void {
   assert.equal(typeof value, 'string', `${label} is text`);
-  assert.match(value as string, GRANT_EXPIRATION_SHAPE, `${label} has the seed's shape`);
+  assert.match(value as string, GRANT_EXPIRATION_SHAPE, `${label} has the documented shape`);
   const low = formatUtc(from);
   const high = formatUtc(to);
   assert.ok(
@@ -255,7 +255,10 @@ export async function whileInactive(
   }
 }
 
-/** The token-side answer for a disabled app (seed: a client permission problem is 401 invalid_client). */
+/**
+ * The token-side answer for a disabled app: a client permission problem is 401 invalid_client
+ * (docs/decisions.md#client-authentication).
+ */
 export function inactiveClientBody(app: TestApp) {
   return { status_code: 401, error: 'invalid_client', error_description: TEXT.appInactive(app.app.name) };
 }

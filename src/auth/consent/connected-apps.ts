@@ -1,13 +1,13 @@
 import type { ConnectedApp } from '../store/connected-apps.js';
 import type { AuthDeps } from '../deps.js';
 
-/** The apps holding a live data access grant of this enrollee (seed "Data access grant"). */
+/** The apps holding a live data access grant of this enrollee (docs/decisions.md#connected-apps). */
 export function connectedApps(deps: AuthDeps, enrolleeId: string): Promise<ConnectedApp[]> {
   return deps.connectedApps.listConnectedApps(enrolleeId, deps.now());
 }
 
 /**
- * The enrollee revokes one app's access (seed: "Enrollee revokes in own account → token invalid"): the grant
+ * The enrollee revokes one app's access in their own account (docs/decisions.md#connected-apps): the grant
  * is deleted and every token of the pair stops working at once. Undefined when it is not theirs or gone.
  */
 export async function revokeConnectedApp(

@@ -9,11 +9,16 @@ import { randomUUID } from 'node:crypto';
 
 export interface Decision {
   allow: boolean;
-  /** The personal-information checkbox; absent counts as not sharing (research §2.7). */
+  /**
+   * The personal-information checkbox; absent counts as not sharing (docs/decisions.md#personal-information).
+   */
   shareDemographic: boolean;
 }
 
-/** Decisions file: a 13-month grant runs 13 calendar months from the last consent; 10 hours = the token's life. */
+/**
+ * A 13-month grant runs 13 calendar months from the last consent; a 10 hours grant, the token's life
+ * (docs/decisions.md#access-categories).
+ */
 export function grantExpiry(app: ClientApp, now: number, accessTokenTtlSeconds: number): number | null {
   if (app.dataAccessType === 'THIRTEEN_MONTH') return addCalendarMonths(now, 13);
   if (app.dataAccessType === 'ONE_TIME') return now + accessTokenTtlSeconds * 1000;

@@ -22,12 +22,13 @@ export interface ValidAuthorization {
   request: PendingAuthorization;
 }
 
-/** Seed "Authorize request parameters": `state` shorter than this is refused. */
+/** `state` shorter than this is refused (docs/decisions.md#authorize-checks). */
 export const MIN_STATE_LENGTH = 16;
 
 /**
- * Step 1 — the client and its redirect URI, before anything else (decisions file): a failure here is shown
- * to the enrollee as a page and never redirected, since the redirect target itself is not trusted.
+ * Step 1 — the client and its redirect URI, before anything else (docs/decisions.md#authorize-checks): a
+ * failure here is shown to the enrollee as a page and never redirected, since the redirect target itself is
+ * not trusted (RFC 6749 §4.1.2.1).
  */
 async function identifyClient(apps: AppStore, params: Params): Promise<ClientApp> {
   if (!params.client_id) throw pageError(401, 'invalid_client', 'App id failed');
@@ -47,13 +48,16 @@ function resolveRedirectUri(app: ClientApp, given: string | undefined): string {
   return given;
 }
 
-/** Step 2 — a confidential client's secret never travels through the browser (research §1.2 step 5). */
+/**
+ * Step 2 — a confidential client's secret never travels through the browser (RFC 6749 §2.3.1;
+ * docs/decisions.md#authorize-checks).
+ */
 function refuseClientSecret(params: Params): void {
   if (params.client_secret !== undefined)
     throw textError(400, 'Illegal query parameter [client_secret] detected');
 }
 
-/** Step 3 — PKCE S256 and `state` are mandatory (seed "Authentication"; research §1.2 step 6). */
+/** Step 3 — PKCE S256 and `state` are mandatory (RFC 7636; docs/decisions.md#authorize-checks). */
 function checkPkceAndState(params: Params): void {
   if (params.code_challenge_method !== undefined && params.code_challenge_method !== 'S256') {
     throw serviceError(400, 'invalid_request', 'code_challenge_method must be S256');
@@ -73,7 +77,7 @@ function checkPkceAndState(params: Params): void {
   }
 }
 
-/** Step 4 — only the authorization code flow (seed: implicit grant is not supported). */
+/** Step 4 — only the authorization code flow (no implicit grant: docs/decisions.md#auth-flow). */
 function checkResponseType(params: Params): void {
   if (params.response_type !== 'code') {
     throw serviceError(400, 'unsupported_response_type', 'response_type must be code');
@@ -130,7 +134,7 @@ function readNonce(params: Params): string | null {
   return nonce;
 }
 
-/** Validates an authorize request (GET or POST) in the order the decisions file sets. */
+/** Validates an authorize request (GET or POST) in the order docs/decisions.md#authorize-checks sets. */
 export async function validateAuthorizeRequest(apps: AppStore, params: Params): Promise<ValidAuthorization> {
   const app = await identifyClient(apps, params);
   const redirectUri = resolveRedirectUri(app, params.redirect_uri);

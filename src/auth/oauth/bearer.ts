@@ -9,10 +9,10 @@ const CHALLENGE = 'Bearer realm="api"';
 
 /**
  * A token was given but cannot be used (RFC 6750 §3.1 `invalid_token`, the reason in the challenge's
- * `error_description`). One of our tokens that no longer works (unknown, revoked, expired) keeps the anchor's
- * body, "Authentication credentials were not provided." (research §4.5), which apps written against it match;
- * a value that cannot be one of our tokens at all (`Bearer nope`, a pasted fragment) says so in the body
- * too, so a newcomer is not sent looking for a missing header.
+ * `error_description`). One of our tokens that no longer works (unknown, revoked, expired) keeps Blue
+ * Button's body, "Authentication credentials were not provided." (docs/decisions.md#bearer-tokens), which
+ * apps written against Blue Button match; a value that cannot be one of our tokens at all (`Bearer nope`, a
+ * pasted fragment) says so in the body too, so a newcomer is not sent looking for a missing header.
  */
 function invalidToken(token: string, description: string) {
   return detailError(401, looksLikeOurToken(token) ? TEXT.notAuthenticated : description, {
@@ -22,10 +22,10 @@ function invalidToken(token: string, description: string) {
 
 /**
  * Authenticates a data request by its bearer token (RFC 6750 §2.1 only: a token in the query string is
- * refused) and applies the service's permission checks in the anchor's order (research §4.1, §4.5):
- * token → app active → grant present → grant not expired. No `Authorization` header answers the anchor's
- * "Authentication credentials were not provided."; so does a token of ours that no longer works, while a
- * value that is no token of ours says it is invalid.
+ * refused) and applies the service's permission checks in Blue Button's order
+ * (docs/decisions.md#bearer-tokens): token → app active → grant present → grant not expired. No
+ * `Authorization` header answers Blue Button's "Authentication credentials were not provided."; so does a
+ * token of ours that no longer works, while a value that is no token of ours says it is invalid.
  */
 export async function authenticateBearer(
   deps: AuthDeps,

@@ -67,10 +67,10 @@ export function secretMatches(app: ClientApp, secret: string | undefined): boole
 }
 
 /**
- * Identifies and authenticates the client of a token-side request, in the anchor's order: identify the app,
- * refuse an inactive one, then check the secret (research §1.5). Every failure is 401 `invalid_client`, as
- * the seed's Errors table has it for any problem with client credentials or permissions (the anchor answers
- * 400 for an unknown body client_id and 403 for an inactive app).
+ * Identifies and authenticates the client of a token-side request, in Blue Button's order: identify the
+ * app, refuse an inactive one, then check the secret. Every failure is 401 `invalid_client`, as Blue
+ * Button's documentation has it for any problem with client credentials or permissions (its server answers
+ * 400 for an unknown body client_id and 403 for an inactive app): docs/decisions.md#client-authentication.
  */
 export async function authenticateClient(
   apps: AppStore,

@@ -3,9 +3,9 @@ import { HttpError, jsonError } from '../../shared/errors.js';
 import type { Language } from './language.js';
 
 /**
- * The error bodies of the authorization service. Two shapes meet at the token endpoint (research §1.5):
- * the RFC 6749 §5.2 shape `{"error", "error_description"?}` and the service's own
- * `{"status_code", "error", "error_description"}`; authorize uses `{"status_code", "message"}`;
+ * The error bodies of the authorization service. Two shapes meet at the token endpoint
+ * (docs/decisions.md#error-bodies): the RFC 6749 §5.2 shape `{"error", "error_description"?}` and the
+ * service's own `{"status_code", "error", "error_description"}`; authorize uses `{"status_code", "message"}`;
  * data endpoints use `{"detail"}`.
  */
 export function oauthError(status: number, error: string, description?: string): HttpError {
@@ -84,7 +84,10 @@ export const TEXT = {
     '13 months or Research.',
   noPermission: NO_PERMISSION,
   notAuthenticated: 'Authentication credentials were not provided.',
-  /** A bearer token given but unknown or revoked: DOT's `error_description` (research §4.5), as the detail too. */
+  /**
+   * A bearer token given but unknown or revoked: django-oauth-toolkit's `error_description`
+   * (docs/decisions.md#bearer-tokens), as the detail too.
+   */
   invalidToken: 'The access token is invalid.',
   expiredToken: 'The access token has expired.',
 };

@@ -3,7 +3,7 @@ import type { ClientApp } from '../store/apps.js';
 import type { AuthDeps } from '../deps.js';
 
 /**
- * Sandbox expire operation (seed "Expire authenticated user"; decisions table): deletes this app's grant for
+ * Sandbox expire operation (docs/decisions.md#sandbox-expire): deletes this app's grant for
  * the patient, which ends its tokens exactly like a revocation or an expired grant would.
  */
 export async function expireAuthenticatedUser(

@@ -18,6 +18,6 @@ test('a day that does not exist in the target month clamps to its last day', () 
   );
 });
 
-test('grant expiration uses the seed shape YYYY-MM-DD HH:MM:SSZ', () => {
+test('grant expiration is YYYY-MM-DD HH:MM:SSZ (docs/decisions.md#grant-expiration-format)', () => {
   assert.equal(formatGrantExpiration(Date.UTC(2027, 11, 22, 20, 49, 56, 789)), '2027-12-22 20:49:56Z');
 });

@@ -17,7 +17,7 @@ export function addCalendarMonths(instant: number, months: number): number {
   );
 }
 
-/** Seed "Token response": `access_grant_expiration` as `YYYY-MM-DD HH:MM:SSZ` in UTC. */
+/** `access_grant_expiration` as `YYYY-MM-DD HH:MM:SSZ` in UTC (docs/decisions.md#grant-expiration-format). */
 export function formatGrantExpiration(instant: number): string {
   return new Date(instant)
     .toISOString()

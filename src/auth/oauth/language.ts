@@ -6,7 +6,7 @@ export function asLanguage(value: unknown): Language | null {
 }
 
 /**
- * Language of the authorization pages (seed "Authorize request parameters"): `lang` when it is en or es;
+ * Language of the authorization pages (docs/decisions.md#page-languages): `lang` when it is en or es;
  * else Accept-Language, where Spanish ranked above English (by q-value, then order) selects Spanish;
  * else English.
  */

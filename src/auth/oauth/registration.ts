@@ -16,7 +16,7 @@ export interface Registration {
 
 export class RegistrationError extends Error {}
 
-/** What is wrong with a registration, if anything (research §5.1 registration rules). */
+/** What is wrong with a registration, if anything (docs/decisions.md#app-registration). */
 export function registrationProblems(r: Registration): string[] {
   const problems: string[] = [];
   const name = r.name.trim();
@@ -38,7 +38,7 @@ export function registrationProblems(r: Registration): string[] {
 }
 
 /**
- * Registers a confidential authorization-code client (seed "Registered application"). The client secret
+ * Registers a confidential authorization-code client (docs/decisions.md#app-registration). The client secret
  * is 256 random bits, returned once and stored only as its SHA-256 hash.
  */
 export async function registerApp(

@@ -13,8 +13,8 @@ async function ownerOf(deps: AuthDeps, token: string) {
 }
 
 /**
- * Seed "Revoke request": any token value answers 200; a token of this app — access or refresh — ends the
- * enrollee's data access grant for the app, and with it every token of the pair.
+ * `/v2/o/revoke/` (docs/decisions.md#revoke): any token value answers 200; a token of this app — access or
+ * refresh — ends the enrollee's data access grant for the app, and with it every token of the pair.
  */
 export async function revokeTokenAndGrant(
   deps: AuthDeps,
@@ -35,8 +35,8 @@ export async function revokeTokenAndGrant(
 
 /**
  * RFC 7009 §2.1: revokes one token (an access token takes its paired refresh token along, and the other way
- * round); the grant stays. A token of another app is refused (research §1.6). `token_type_hint` is not
- * needed: both kinds are searched, as §2.2 allows.
+ * round); the grant stays. A token of another app is refused (docs/decisions.md#revoke-token).
+ * `token_type_hint` is not needed: both kinds are searched, as §2.2 allows.
  */
 export async function revokeSingleToken(
   deps: AuthDeps,

@@ -1,4 +1,4 @@
-/** Scopes of the authorization service (seed "Scopes"; research §2.6). */
+/** Scopes of the authorization service (docs/decisions.md#scopes). */
 
 export const DATA_RESOURCES = ['Patient', 'Coverage', 'ExplanationOfBenefit'] as const;
 
@@ -35,7 +35,7 @@ export const SUPPORTED_SCOPES: readonly string[] = [...ALL_SCOPES, FHIR_USER, OF
 /** Scopes about the tokens or the ID token rather than the data: open to every app (see above). */
 export const TOKEN_SCOPES: ReadonlySet<string> = new Set([FHIR_USER, OFFLINE_ACCESS]);
 
-/** Scopes that expose personal information (seed "Personal information blocking"). */
+/** Scopes that expose personal information (docs/decisions.md#personal-information). */
 export const DEMOGRAPHIC_SCOPES: ReadonlySet<string> = new Set([
   'profile',
   'patient/Patient.read',
@@ -70,8 +70,8 @@ export function parseScope(raw: string | undefined): string[] {
 }
 
 /**
- * Condenses SMART v2 sub-scopes: `.r` + `.s` → `.rs`; `.rs` makes `.r`/`.s` redundant (research §1.4).
- * Order follows first appearance.
+ * Condenses SMART v2 sub-scopes: `.r` + `.s` → `.rs`; `.rs` makes `.r`/`.s` redundant
+ * (docs/decisions.md#scopes). Order follows first appearance.
  */
 export function condenseScopes(scopes: string[]): string[] {
   const set = new Set(scopes);

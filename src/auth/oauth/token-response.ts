@@ -1,7 +1,7 @@
 import type { ClientApp } from '../store/apps.js';
 import { formatGrantExpiration } from './expiry.js';
 
-/** Seed "Token response (JSON body of a successful token request)". */
+/** The JSON body of a successful token request (docs/decisions.md#token-response). */
 export interface TokenResponse {
   access_token: string;
   expires_in: number;
@@ -26,7 +26,7 @@ export interface IssuedTokens {
 }
 
 /**
- * Category rules (seed "Token response"; decisions table): `10 hours` apps get no refresh token and a grant
+ * Category rules (docs/decisions.md#token-response): `10 hours` apps get no refresh token and a grant
  * expiration equal to the token's; `13 months` apps get the grant's expiration; `Research` apps get none.
  */
 export function tokenResponse(app: ClientApp, issued: IssuedTokens): TokenResponse {
@@ -55,7 +55,7 @@ export function secondsUntil(expiresAt: number, now: number): number {
   return Math.max(0, Math.round((expiresAt - now) / 1000));
 }
 
-/** Whether tokens issued to this app come with a refresh token (seed "Limits"). */
+/** Whether tokens issued to this app come with a refresh token (docs/decisions.md#refresh-tokens). */
 export function issuesRefreshTokens(app: ClientApp): boolean {
   return app.dataAccessType !== 'ONE_TIME';
 }

@@ -1,6 +1,6 @@
 import type { Language } from '../oauth/language.js';
 
-/** Every text of the enrollee-facing pages, in English and Spanish (research §3.3). */
+/** Every text of the enrollee-facing pages, in English and Spanish (docs/decisions.md#consent-page). */
 const en = {
   htmlLang: 'en',
   serviceName: 'openenroll',

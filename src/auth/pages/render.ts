@@ -18,8 +18,9 @@ export function renderPage(template: string, lang: Language, data: PageData): st
 }
 
 /**
- * The anchor's English texts of the authorize checks (research §1.2) that an enrollee can meet on a page,
- * and their catalogue entries: English pages keep the anchor's words, other languages get the translation.
+ * Blue Button's English texts of the authorize checks (docs/decisions.md#authorize-checks) that an enrollee
+ * can meet on a page, and their catalogue entries: English pages keep Blue Button's words, other languages
+ * get the translation.
  */
 const PROTOCOL_TEXTS: [RegExp, MessageKey][] = [
   [/^App id failed$/, 'appIdFailed'],

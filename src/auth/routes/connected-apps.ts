@@ -81,7 +81,9 @@ async function signOut(deps: AuthDeps, request: FastifyRequest, reply: FastifyRe
   return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
 }
 
-/** The enrollee's connected apps (seed "Data access grant": revocable in the enrollee's own account). */
+/**
+ * The enrollee's connected apps (docs/decisions.md#connected-apps: revocable in the enrollee's own account).
+ */
 export function registerConnectedAppsRoutes(app: App, deps: AuthDeps): void {
   const config = { errors: pageErrors };
   app.get(

@@ -32,7 +32,9 @@ async function loadPending(deps: AuthDeps, request: FastifyRequest, id: string):
   return { approval, app, sessionToken: session!.sessionToken };
 }
 
-/** The access-duration sentence of the consent page (research §3.3), in the page's language. */
+/**
+ * The access-duration sentence of the consent page (docs/decisions.md#consent-page), in the page's language.
+ */
 function durationSentence(deps: AuthDeps, app: ClientApp, lang: Language): string | undefined {
   const t = translator(lang);
   const ttl = deps.settings.accessTokenTtlSeconds;

@@ -7,11 +7,11 @@ import { ID_TOKEN_ALG, publishedJwks } from '../oauth/signing-keys.js';
 export const JWKS_PATH = '/.well-known/jwks.json';
 
 /**
- * Discovery documents (research §1.10), plus what a client library needs that the anchor leaves out:
- * `issuer`, `token_endpoint_auth_methods_supported`, `code_challenge_methods_supported` (decisions file),
- * and what OpenID Connect Discovery 1.0 §3 requires of a provider issuing ID tokens (`jwks_uri`,
- * `subject_types_supported`, `id_token_signing_alg_values_supported`). Only `code` is listed as a
- * response type: the implicit flow is not supported.
+ * Discovery documents (docs/decisions.md#discovery): Blue Button's fields, plus what a client library needs
+ * that Blue Button leaves out: `issuer`, `token_endpoint_auth_methods_supported`,
+ * `code_challenge_methods_supported`, and what OpenID Connect Discovery 1.0 §3 requires of a provider
+ * issuing ID tokens (`jwks_uri`, `subject_types_supported`, `id_token_signing_alg_values_supported`). Only
+ * `code` is listed as a response type: the implicit flow is not supported.
  */
 export function openidConfiguration(base: string) {
   return {

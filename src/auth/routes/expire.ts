@@ -6,7 +6,7 @@ import type { AuthDeps } from '../deps.js';
 import { expireAuthenticatedUser } from '../oauth/expire.js';
 import { authenticatedClient, formParams } from './client-request.js';
 
-/** POST /v2/o/expire_authenticated_user/<patient_id>/ — sandbox only (seed "Expire authenticated user"). */
+/** POST /v2/o/expire_authenticated_user/<patient_id>/ — sandbox only (docs/decisions.md#sandbox-expire). */
 export function registerExpireRoute(app: App, deps: AuthDeps): void {
   app.post(
     '/v2/o/expire_authenticated_user/:patientId',
@@ -19,7 +19,7 @@ export function registerExpireRoute(app: App, deps: AuthDeps): void {
       },
     },
     async (request, reply) => {
-      // Any problem with the client's credentials is the seed's 403 `FORBIDDEN` here.
+      // Any problem with the client's credentials is 403 `FORBIDDEN` here (docs/decisions.md#sandbox-expire).
       const client = await authenticatedClient(deps, request, formParams(request)).catch((error: unknown) => {
         throw error instanceof HttpError ? textError(403, 'FORBIDDEN') : error;
       });

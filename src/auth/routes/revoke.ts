@@ -7,7 +7,10 @@ import { authenticatedClient, formParams } from './client-request.js';
 export function registerRevokeRoutes(app: App, deps: AuthDeps): void {
   const config = { errors: oauthErrors };
 
-  /** POST /v2/o/revoke/ — the seed's revoke: token and data access grant; always 200 for a valid client. */
+  /**
+   * POST /v2/o/revoke/ — revokes the token and its data access grant; always 200 for a valid client
+   * (docs/decisions.md#revoke).
+   */
   const revokeSchema = {
     tags: ['authorization'],
     summary: 'Revoke a token and its data access grant (always 200)',

@@ -22,9 +22,9 @@ async function authenticatePortal(deps: AuthDeps, request: FastifyRequest) {
 }
 
 /**
- * Research §1.9: a plan's own member portal (an app holding the token-management permission) lists and
- * revokes an enrollee's connected apps. The portal names the enrollee in `X-Authentication: SLS <base64
- * username>`; third-party apps are refused.
+ * docs/decisions.md#token-management-api: a plan's own member portal (an app holding the token-management
+ * permission) lists and revokes an enrollee's connected apps. The portal names the enrollee in
+ * `X-Authentication: SLS <base64 username>`; third-party apps are refused.
  */
 async function portalAndEnrollee(deps: AuthDeps, request: FastifyRequest) {
   const portal = await authenticatePortal(deps, request);

@@ -6,9 +6,9 @@ import { detailError } from '../../shared/detail-error.js';
 import { TEXT } from '../oauth/errors.js';
 
 /**
- * GET /v2/connect/userinfo (research §1.11): who the token's enrollee is, for tokens holding `profile`.
- * The full FHIR-backed document comes with the data endpoints. Other methods are 405 with `Allow` from
- * the HTTP kernel (POST too, as BB2 answers it).
+ * GET /v2/connect/userinfo (docs/decisions.md#userinfo): who the token's enrollee is, for tokens holding
+ * `profile`. The full FHIR-backed document comes with the data endpoints. Other methods are 405 with `Allow`
+ * from the HTTP kernel (POST too, as BB2 answers it).
  */
 export function registerUserinfoRoute(app: App, deps: AuthDeps): void {
   app.route({

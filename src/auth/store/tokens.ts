@@ -59,7 +59,7 @@ function sameHash(stored: string | null, presented: string): boolean {
  */
 function createFamilyStore(db: Kysely<Database>) {
   /**
-   * Seed "Token request: refresh", "States and transitions": a refresh token is single use — it must be the
+   * docs/decisions.md#refresh-tokens: a refresh token is single use — it must be the
    * family's current one, of this app, the family not revoked and its grant live. One conditional update:
    * on PostgreSQL the row lock lets exactly one of two concurrent refreshes with the same token match (the
    * other re-reads the row and no longer finds the hash); SQLite runs statements one at a time. The hashes

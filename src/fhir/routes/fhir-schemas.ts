@@ -4,8 +4,8 @@ import { DEFAULT_COUNT, MAX_COUNT } from '../search-params.js';
 import type { ResourceType } from '../validate.js';
 
 /**
- * The query parameters of the FHIR routes, for the OpenAPI document (research §4.3). Values are read and
- * refused by search-params.ts, not by these schemas (see routes/fhir.ts).
+ * The query parameters of the FHIR routes, for the OpenAPI document (docs/decisions.md#fhir-search). Values
+ * are read and refused by search-params.ts, not by these schemas (see routes/fhir.ts).
  */
 const text = (description: string) => Type.Optional(Type.String({ description }));
 

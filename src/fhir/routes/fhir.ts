@@ -138,15 +138,16 @@ async function search(deps: FhirDeps, request: FastifyRequest, reply: FastifyRep
 
 /**
  * The schemas document the parameters; the values are read by search-params.ts, which refuses bad ones in
- * the anchor's words (research §4.3, e.g. `value must be at most 50`) and ignores unknown ones as it does.
+ * Blue Button's words (docs/decisions.md#fhir-search, e.g. `value must be at most 50`) and ignores unknown
+ * ones as Blue Button does.
  * Fastify's validator would answer in its own words first, so these routes do not use it.
  */
 const documentOnly = () => () => true;
 
 /**
- * The claims data the tokens protect (research §4): metadata, read and search of the patient's three
- * resource types (search with `_include`), and read of the directory they refer to (Organization,
- * Practitioner: readable with ExplanationOfBenefit or Coverage read scope).
+ * The claims data the tokens protect (docs/decisions.md#fhir-endpoints): metadata, read and search of the
+ * patient's three resource types (search with `_include`), and read of the directory they refer to
+ * (Organization, Practitioner: readable with ExplanationOfBenefit or Coverage read scope).
  * Read-only: writes are 405 `Method "POST" not allowed.` with `Allow` from the HTTP kernel. Readable
  * across origins (routes/cors.ts).
  */

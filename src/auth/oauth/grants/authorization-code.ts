@@ -8,7 +8,10 @@ import { secondsUntil, tokenResponse } from '../token-response.js';
 import type { GrantRequest, TokenGrant } from './types.js';
 import { mintTokens } from './mint.js';
 
-/** RFC 6749 §4.1.3 steps, in order; each throws the error the anchor answers with (research §1.5). */
+/**
+ * RFC 6749 §4.1.3 steps, in order; each throws the error Blue Button answers with
+ * (docs/decisions.md#code-exchange).
+ */
 async function findUsableCode(deps: AuthDeps, { app, params }: GrantRequest, now: number): Promise<AuthCode> {
   if (!params.code) throw oauthError(400, 'invalid_request', 'Missing code parameter.');
   const code = await deps.tokens.findCode(sha256(params.code));
@@ -79,7 +82,7 @@ export const authorizationCodeGrant: TokenGrant = {
       nonce: code.nonce,
       accessToken: minted.accessToken,
     });
-    // A `10 hours` grant lives exactly as long as its access token (decisions file).
+    // A `10 hours` grant lives exactly as long as its access token (docs/decisions.md#access-categories).
     const grantExpiresAt = app.dataAccessType === 'ONE_TIME' ? minted.issued.accessExpiresAt : 'keep';
     const family = {
       familyId: code.familyId,
@@ -104,7 +107,8 @@ export const authorizationCodeGrant: TokenGrant = {
     return tokenResponse(app, {
       accessToken: minted.accessToken,
       accessExpiresAt: minted.issued.accessExpiresAt,
-      // The remaining lifetime, in whole seconds (RFC 6749 §5.1; the seed's fraction is allowed, not required).
+      // The remaining lifetime, in whole seconds (RFC 6749 §5.1): a fraction is allowed, not required
+      // (docs/decisions.md#expires-in).
       expiresIn: secondsUntil(minted.issued.accessExpiresAt, deps.now()),
       scope: code.scope,
       refreshToken: minted.refreshToken,

@@ -20,10 +20,10 @@ interface Refresh {
 }
 
 /**
- * Why a refresh was refused, in the anchor's order of checks (research §1.5): unknown token, another app's
- * token, grant gone, grant expired, a wider scope, then a spent or revoked token — which answers exactly
- * `{"error":"invalid_grant"}` (decisions file). Returns the family, and the scope to narrow it to, when
- * nothing is wrong.
+ * Why a refresh was refused, in Blue Button's order of checks (docs/decisions.md#refresh-refusals): unknown
+ * token, another app's token, grant gone, grant expired, a wider scope, then a spent or revoked token —
+ * which answers exactly `{"error":"invalid_grant"}` (docs/decisions.md#refresh-tokens). Returns the family,
+ * and the scope to narrow it to, when nothing is wrong.
  */
 async function refusalOrFamily(
   deps: AuthDeps,
@@ -72,10 +72,11 @@ async function rotateFamily(deps: AuthDeps, r: Refresh, familyId: string, scope:
 }
 
 /**
- * Seed "Token request: refresh" and "States and transitions". The common case — a refresh token that names
- * its family, no new scope — is one statement that spends the token and stores the next pair, refused by the
- * database when anything is wrong; only then (or for a scope change, or a token from before families were
- * named) is the family read, to find the answer the anchor gives or the scope to narrow to.
+ * Single-use, rotated refresh tokens (docs/decisions.md#refresh-tokens). The common case — a refresh token
+ * that names its family, no new scope — is one statement that spends the token and stores the next pair,
+ * refused by the database when anything is wrong; only then (or for a scope change, or a token from before
+ * families were named) is the family read, to find the refusal's answer (docs/decisions.md#refresh-refusals)
+ * or the scope to narrow to.
  */
 async function rotate(deps: AuthDeps, r: Refresh): Promise<{ rotated: RotatedFamily; minted: MintedTokens }> {
   const named = namedFamily(r.token);
