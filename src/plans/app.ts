@@ -53,7 +53,8 @@ export async function registerPlansService(app: App, deps: PlansDeps): Promise<v
       });
       // JSON bodies whatever the content type says (text/plain, curl -d's form type): gateway/json-body.ts.
       registerJsonBodyParsers(api);
-      // Kong's answer for a path no route serves (research §2: the service sits behind Kong).
+      // Kong's answer for a path no route serves: the CMS service sits behind Kong
+      // (docs/decisions.md#plan-unknown-path).
       api.setNotFoundHandler((_request, reply) => {
         void reply.code(404).send({ message: 'no Route matched with those values' });
       });

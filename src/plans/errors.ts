@@ -1,7 +1,10 @@
 import { jsonError, type HttpError } from '../shared/errors.js';
 import { unavailableHeaders, type ErrorRenderer } from '../shared/http.js';
 
-/** The plan API's application errors (seed, "Errors"): code, HTTP status and the brief message. */
+/**
+ * The plan API's application errors (docs/decisions.md#plan-errors; the CMS document's "Understanding
+ * Errors"): code, HTTP status and the brief message.
+ */
 export const PLAN_ERRORS = {
   1000: { status: 500, message: 'Internal server error' },
   1001: { status: 404, message: 'county not found' },
@@ -27,7 +30,7 @@ export type PlanErrorCode = keyof typeof PLAN_ERRORS;
 
 /**
  * An error in the plan API's shape: `{"code","status","message","error"}`, all four strings (the deployed
- * service sends strings, research §1.10). `error` says what exactly went wrong or what to fix.
+ * service sends strings: docs/decisions.md#plan-errors). `error` says what exactly went wrong or what to fix.
  */
 export function planError(code: PlanErrorCode, error?: string, message?: string): HttpError {
   const known = PLAN_ERRORS[code];

@@ -36,8 +36,9 @@ function readMarketYears(datasets: DatasetInfo[]): MarketYears {
 }
 
 /**
- * The years bulk data is served for (seed: "only for the current and the previous market year"): the
- * current market year, else the calendar year of `now`, and the year before it.
+ * The years bulk data is served for, the current and the previous market year
+ * (docs/decisions.md#bulk-data-years): the current market year, else the calendar year of `now`, and the year
+ * before it.
  */
 export function bulkDataYears(datasets: DatasetInfo[], now: number): readonly [number, number] {
   const current = marketYears(datasets).current ?? new Date(now).getUTCFullYear();

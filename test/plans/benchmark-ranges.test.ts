@@ -166,7 +166,7 @@ describe(
         curves.set(row.curve!, curve);
       }
       const federal = curves.get('FEDERAL_DEFAULT_2018')!;
-      // The federal default curve (PY2018 on): 1.278 / 0.765 = 1.6706 (research §3.2).
+      // The federal default curve (PY2018 on): 1.278 / 0.765 = 1.6706 (docs/decisions.md#age-rating).
       assert.equal(federal.get(0), 0.765);
       assert.equal(federal.get(40), 1.278);
       let checked = 0;

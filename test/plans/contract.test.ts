@@ -12,10 +12,12 @@ import { writeRxnormFiles } from '../helpers/rxnorm-fixture.js';
 import { REAL, SANDBOX_KEY, filesOf, loadFictionalPlan, planApiSuite } from './plan-api.js';
 
 /**
- * Our answers checked against the CMS Marketplace API document (`shared/reference/marketplace-api/
- * openapi.json`, swagger 2.0). Stricter than the document: an object may carry no property the document
- * does not name, so every field we add or reshape is listed below with its reason, and each entry is
- * checked to be needed (without it, some answer fails).
+ * Our answers checked against the CMS Marketplace API document (swagger 2.0, published at
+ * https://developer.cms.gov/marketplace-api/; the test reads its copy in
+ * `../shared/reference/marketplace-api/openapi.json`).
+ * Stricter than the document: an object may carry no property the document does not name, so every field we
+ * add or reshape is listed below with its reason, and each entry is checked to be needed (without it, some
+ * answer fails). docs/decisions.md#cms-document-corrections records these differences and their evidence.
  */
 type Schema = Record<string, unknown>;
 type Responses = { responses: Record<string, { schema?: Schema }> };
@@ -32,7 +34,7 @@ const CORRECTIONS: { where: string; change: string; reason: string; apply(doc: D
   {
     where: 'ApplicationError400, ApplicationError404',
     change: '`message` and `error` instead of `msg` and `err`; all four fields always present',
-    reason: 'the deployed service sends message/error (research §1.10); decisions file',
+    reason: 'the deployed service sends message/error (docs/decisions.md#plan-errors)',
     apply(doc) {
       for (const name of ['ApplicationError400', 'ApplicationError404']) {
         const schema = definition(doc, name);
@@ -45,7 +47,7 @@ const CORRECTIONS: { where: string; change: string; reason: string; apply(doc: D
   {
     where: 'State',
     change: '`marketplace_model` / `shop_marketplace_model` instead of `marketplace` / `shop_marketplace`',
-    reason: "the names of the document's own State examples and of live clients (research §1.5)",
+    reason: "the names of the document's own State examples and of live clients",
     apply(doc) {
       const p = props(definition(doc, 'State'));
       p.marketplace_model = p.marketplace!;
@@ -55,7 +57,7 @@ const CORRECTIONS: { where: string; change: string; reason: string; apply(doc: D
   {
     where: 'GET /issuers 200',
     change: '`total` added',
-    reason: 'the endpoint description promises `total` (the count before paging); decisions file',
+    reason: 'the endpoint description promises `total` (the count before paging)',
     apply(doc) {
       props(doc.paths['/issuers']!.get!.responses['200']!.schema!).total = { type: 'integer' };
     },
@@ -77,7 +79,7 @@ const CORRECTIONS: { where: string; change: string; reason: string; apply(doc: D
   {
     where: 'Plan',
     change: '`design_type` and `is_standardized_plan` added',
-    reason: 'live-only fields of the deployed service (research §1.4); the seed names design_type',
+    reason: 'live-only fields of the deployed service; the document names design_type in "Standard Plans"',
     apply(doc) {
       const p = props(definition(doc, 'Plan'));
       p.design_type = { $ref: '#/definitions/DesignTypeEnum' };
@@ -110,7 +112,7 @@ const CORRECTIONS: { where: string; change: string; reason: string; apply(doc: D
   {
     where: 'Benefit',
     change: '`type` added (the benefit name upper-snake-cased)',
-    reason: 'live-only field of the deployed service that clients key on (research §1.4)',
+    reason: 'live-only field of the deployed service that clients key on',
     apply(doc) {
       props(definition(doc, 'Benefit')).type = { type: 'string' };
     },
@@ -161,7 +163,7 @@ const CORRECTIONS: { where: string; change: string; reason: string; apply(doc: D
   {
     where: 'Eligibility',
     change: '`in_coverage_gap` added',
-    reason: 'issue 5 asks for it; four independent clients type it (research §1.6)',
+    reason: 'issue 5 asks for it; four independent clients type it',
     apply(doc) {
       props(definition(doc, 'Eligibility')).in_coverage_gap = { type: 'boolean' };
     },
@@ -213,7 +215,7 @@ const CORRECTIONS: { where: string; change: string; reason: string; apply(doc: D
   {
     where: 'GET /drugs/autocomplete 200',
     change: 'a bare array of Drug instead of `{drugs: Drug[]}`',
-    reason: 'the deployed service answers a bare array (research §1.7, live client fixtures); decisions file',
+    reason: 'the deployed service answers a bare array, as live client fixtures show',
     apply(doc) {
       doc.paths['/drugs/autocomplete']!.get!.responses['200']!.schema = {
         type: 'array',
@@ -224,8 +226,7 @@ const CORRECTIONS: { where: string; change: string; reason: string; apply(doc: D
   {
     where: 'GET /drugs/covered 200, GET /providers/covered 200',
     change: '`coverage` instead of the key "Provider & Drug Coverage"',
-    reason:
-      "the document's generator named the key after the tag; the deployed service sends `coverage` (research §1.7)",
+    reason: "the document's generator named the key after the tag; the deployed service sends `coverage`",
     apply(doc) {
       for (const path of ['/drugs/covered', '/providers/covered']) {
         const schema = doc.paths[path]!.get!.responses['200']!.schema!;

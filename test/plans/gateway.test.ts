@@ -5,7 +5,8 @@ import { runCli } from '../helpers/cli.js';
 import { startService, type RunningService } from '../helpers/service.js';
 
 /**
- * The plan API's gateway over HTTP (decisions file; research §2, Kong key-auth and rate-limiting): key
+ * The plan API's gateway over HTTP (Kong key-auth and rate-limiting: docs/decisions.md#plan-api-keys,
+ * #plan-rate-limits): key
  * checks, the limit headers on every answer, 429 over a limit, and the `keys` CLI through a real process.
  */
 let running: RunningService;

@@ -302,7 +302,7 @@ describe('loading the sample market', () => {
     const market = buildSampleMarket(summaries!.year, SAMPLE_MARKET_SEED);
     assert.equal(rows.length, market.plans.reduce((n, p) => n + p.rate21.size, 0) * 51);
     const at = new Map(rows.map((r) => [`${r.plan_id}|${r.rating_area}|${r.age}`, r]));
-    // 45 CFR 147.102; CMS default age curve (research §3.2), written out here independently.
+    // 45 CFR 147.102; CMS default age curve (docs/decisions.md#age-rating), written out here independently.
     const curve: [string, number][] = [
       ['0-14', 0.765],
       ['15', 0.833],

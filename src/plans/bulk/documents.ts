@@ -122,8 +122,9 @@ async function stateMedicaidOf(sources: BulkSourceStore, year: number): Promise<
 }
 
 /**
- * What the Plan ID Crosswalk PUF's codes mean, as far as public sources say (research §3: the PUF data
- * dictionary). Reason codes carry only their number where no public description was found.
+ * What the Plan ID Crosswalk PUF's codes mean, as far as public sources say (the PUF's data dictionary;
+ * docs/decisions.md#crosswalk-puf). Reason codes carry only their number where no public description was
+ * found.
  */
 const CROSSWALK_LEVELS: readonly { code: number; description: string }[] = [
   { code: 0, description: 'Same plan' },

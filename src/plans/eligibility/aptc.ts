@@ -26,8 +26,9 @@ export function isAptcEligibleMember(person: AptcPerson): boolean {
 /**
  * The benchmark: the second-lowest-cost silver plan's premium for the APTC-eligible members, EHB portion
  * (26 U.S.C. 36B(b)(3)(B); 26 CFR 1.36B-3(f)(1), (j)), given the EHB premiums of every silver plan offered
- * to them. Plans with equal premiums count once (research §3.5.4; the ranking is of premiums). With one
- * silver plan, that plan (26 CFR 1.36B-3(f)(3)). Undefined with none.
+ * to them. Plans with equal premiums count once (the ranking is of premiums:
+ * docs/decisions.md#slcsp-benchmark). With one silver plan, that plan (26 CFR 1.36B-3(f)(3)). Undefined with
+ * none.
  */
 export function secondLowestCost(silverEhbPremiums: readonly Cents[]): Cents | undefined {
   // One pass: the lowest amount, and the lowest of those above it.
@@ -111,7 +112,7 @@ export interface CreditablePlan {
 /**
  * The credit applied to one plan: `min(APTC, aptc_eligible_premium)` — a credit is at most the premium
  * of the plan for its EHB (26 U.S.C. 36B(b)(2)(A), (b)(3)(D)) — and none for catastrophic plans (36B(c)(3)(A));
- * `premium_w_credit = max(0, premium − credit)` (research §3.5.6).
+ * `premium_w_credit = max(0, premium − credit)` (docs/decisions.md#credit-on-plan).
  */
 export function applyCredit(aptc: Cents, plan: CreditablePlan): { credit: Cents; premiumWithCredit: Cents } {
   const credit = creditOn(aptc, plan.aptcEligiblePremium, plan.catastrophic);

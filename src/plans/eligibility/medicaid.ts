@@ -85,8 +85,8 @@ export interface MedicaidResult {
 
 /**
  * `is_medicaid_chip`: some category of the person covers them at this income, FPL % ≤ its limit
- * (research §3.7; 42 CFR 435.603(d)(4) disregard already in the limit). Pass the FPL % of the Medicaid
- * household (fpl.ts with purpose `medicaid`).
+ * (docs/decisions.md#medicaid-chip; 42 CFR 435.603(d)(4) disregard already in the limit). Pass the FPL % of
+ * the Medicaid household (fpl.ts with purpose `medicaid`).
  */
 export function medicaidChipEligibility(
   person: MedicaidPerson,
@@ -105,7 +105,7 @@ export function medicaidChipEligibility(
 /**
  * `in_coverage_gap`: in a state that did not expand Medicaid to the adult group (its adult limit is
  * known to be null), income below 100 % FPL, where no credit is allowed (26 U.S.C. 36B(c)(1)(A)), and
- * not Medicaid/CHIP-eligible by another category (research §3.7).
+ * not Medicaid/CHIP-eligible by another category (docs/decisions.md#medicaid-chip).
  */
 export function inCoverageGap(
   fplPercent: number,

@@ -18,8 +18,8 @@ export interface CreditFpl {
 /**
  * 26 U.S.C. 36B(g), added by ARPA §9663: a taxpayer who received unemployment compensation for any week
  * beginning in 2021 is treated as an applicable taxpayer and household income above 133 % FPL is not
- * taken into account. The CMS API scopes it by `unemployment_received` (research §3.5.7): `Adult` → the
- * credit and CSR, `Dependent` → CSR only. Other years and `None` leave the FPL % as it is.
+ * taken into account. The CMS API scopes it by `unemployment_received` (docs/decisions.md#unemployment-2021):
+ * `Adult` → the credit and CSR, `Dependent` → CSR only. Other years and `None` leave the FPL % as it is.
  */
 export function creditFpl(
   year: number,

@@ -22,9 +22,9 @@ function presentedKey(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The gateway in front of every `/api/v1` route (decisions file; Kong key-auth and rate-limiting
- * behaviour, research §2): no key → 401, unknown/revoked/expired key → 401, over a limit → 429, and the
- * limits with what remains of them on every answer.
+ * The gateway in front of every `/api/v1` route (Kong key-auth and rate-limiting behaviour:
+ * docs/decisions.md#plan-api-keys, #plan-rate-limits): no key → 401, unknown/revoked/expired key → 401, over
+ * a limit → 429, and the limits with what remains of them on every answer.
  */
 export function apiKeyGate(deps: PlansDeps) {
   return async (request: FastifyRequest, reply: FastifyReply) => {

@@ -19,9 +19,10 @@ function parseJson(text: string, contentType: string): unknown {
 }
 
 /**
- * Every plan-API body is JSON (research §1: "All bodies are JSON"), and the deployed API reads it as JSON
+ * Every plan-API body is JSON (docs/decisions.md#plan-json-bodies), and the deployed API reads it as JSON
  * whatever the content type says:
- * - `text/plain` is what the HealthCare.gov front end sends, to avoid a CORS preflight (research §1.1);
+ * - `text/plain` is what the HealthCare.gov front end sends, to avoid a CORS preflight (Fetch standard:
+ *   a CORS-safelisted content type);
  * - `application/x-www-form-urlencoded` is what `curl -d` sends unless told otherwise: a body that is JSON
  *   text is read as JSON, not as a form whose one field is the JSON text (which would blame a field that
  *   was given); an empty body is an empty object (validation then names what is required); anything else

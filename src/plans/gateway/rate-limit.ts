@@ -65,7 +65,9 @@ const HEADER_NAMES: Readonly<Record<WindowState['name'], { limit: string; remain
   Minute: { limit: 'x-ratelimit-limit-minute', remaining: 'x-ratelimit-remaining-minute' },
 };
 
-/** The response headers of a decision (Kong's rate-limiting plugin names, research §2). */
+/**
+ * The response headers of a decision (Kong's rate-limiting plugin names: docs/decisions.md#plan-rate-limits).
+ */
 export function rateLimitHeaders(decision: LimitDecision): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const w of decision.windows) {

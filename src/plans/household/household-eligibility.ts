@@ -64,10 +64,10 @@ const NO_CREDIT = (reason: 'unknown-year'): AptcResult => ({
 });
 
 /**
- * The household's eligibility (research §3.4–3.7): Medicaid/CHIP per person against the state's limits at
- * the Medicaid FPL %, the coverage gap, the credit from the SLCSP of the APTC-eligible members and the
- * applicable percentage of the year, and the CSR level. With an unknown income nothing is screened and no
- * credit is estimated, unless `aptc_override` gives it.
+ * The household's eligibility (docs/decisions.md#eligibility-pipeline): Medicaid/CHIP per person against the
+ * state's limits at the Medicaid FPL %, the coverage gap, the credit from the SLCSP of the APTC-eligible
+ * members and the applicable percentage of the year, and the CSR level. With an unknown income nothing is
+ * screened and no credit is estimated, unless `aptc_override` gives it.
  */
 export function householdEligibility(input: EligibilityInput): HouseholdEligibility {
   const { year, state, household } = input;

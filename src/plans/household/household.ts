@@ -37,7 +37,8 @@ function checkDate(text: string, field: string): void {
 /**
  * Reads the household: the effective date (`effective_date`, else 1 January of the market year), each
  * person's age (`age` wins; else completed years from `dob` on the effective date), relationships valid for
- * the year (seed: the 2020-only values are refused from 2021), and the income in cents.
+ * the year (the 2020-only values are refused from 2021: docs/decisions.md#household-request), and the income
+ * in cents.
  */
 export function settleHousehold(household: HouseholdInput | undefined, year: number): SettledHousehold {
   const effectiveDate = coverageEffectiveDate(year, household?.effective_date);

@@ -17,7 +17,10 @@ export const RELATIONSHIPS_2021 = [
   'Ward',
 ] as const;
 
-/** Valid for market year 2020 and earlier only (seed, "Relationship values"). */
+/**
+ * Valid for market year 2020 and earlier only (docs/decisions.md#household-request; the CMS document's
+ * "Relationship" table).
+ */
 export const RELATIONSHIPS_TO_2020 = [
   'Adopted Child',
   'Annultant',

@@ -18,8 +18,8 @@ export async function marketplacesOf(deps: PlansDeps, year: number): Promise<Mar
 
 /**
  * 1003 "state is not a valid marketplace state" for a state known to run its own exchange in `year` (the
- * live service's answer for CA, GA, NY, IL 2026 — research §1.5); nothing when it uses HealthCare.gov or
- * when we cannot tell.
+ * live service's answer for CA, GA, NY, IL 2026 — docs/decisions.md#own-exchange-states); nothing when it
+ * uses HealthCare.gov or when we cannot tell.
  */
 export async function refuseOwnExchange(deps: PlansDeps, state: string, year: number): Promise<void> {
   if (marketplaceModel(await marketplacesOf(deps, year), state) !== 'SBM') return;

@@ -12,7 +12,10 @@ export interface AgeInput {
  */
 export type AgeRule = 'effective-date' | 'january-1';
 
-/** The coverage effective date: `household.effective_date`, or 1 January of the market year (research §3.1). */
+/**
+ * The coverage effective date: `household.effective_date`, or 1 January of the market year
+ * (docs/decisions.md#effective-date-and-age).
+ */
 export function coverageEffectiveDate(marketYear: number, effectiveDate?: string | null): string {
   if (effectiveDate) return effectiveDate;
   return `${String(marketYear).padStart(4, '0')}-01-01`;

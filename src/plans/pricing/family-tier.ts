@@ -4,7 +4,8 @@ import { mulRatio, type Cents } from './money.js';
  * Family-tier rating in the two community-rated states: no age rating, one single-adult rate per plan and
  * area (Rate PUF rows with `Age` = `Family Option`), times a factor for the policy's tier (45 CFR
  * 147.102(c) lets a state that rates without age use uniform family tiers; NY Ins. Law §4317 and 33 V.S.A. §1811 community rating).
- * Factors in thousandths, from research §3.2 (source S8, PolicyEngine `gov/aca` family-tier parameters).
+ * Factors in thousandths, as transcribed in PolicyEngine-US (`policyengine_us/parameters/gov/aca/
+ * family_tier_ratings/ny.yaml`, `vt.yaml`; docs/decisions.md#family-tiers).
  * VT publishes no child-only factor there, so a VT child-only policy has no price from us.
  */
 export type TierState = 'NY' | 'VT';
@@ -46,8 +47,9 @@ function isChild(member: TierMember): boolean {
 }
 
 /**
- * The tier of a policy covering `members` (research §3.2): one or two adults, with or without children,
- * or children alone. Undefined when it fits no tier (more than two adults: they need separate policies).
+ * The tier of a policy covering `members` (docs/decisions.md#family-tiers): one or two adults, with or
+ * without children, or children alone. Undefined when it fits no tier (more than two adults: they need
+ * separate policies).
  */
 export function familyTier(members: readonly TierMember[]): FamilyTier | undefined {
   const children = members.filter(isChild).length;
@@ -59,9 +61,9 @@ export function familyTier(members: readonly TierMember[]): FamilyTier | undefin
 }
 
 /**
- * A tier state's premium: single-adult rate × tier factor, rounded once (research §3.2). Child-only
- * policies take the child factor for each child (our reading; the source gives one child). Undefined
- * when the tier or its factor is unknown — we never guess a rate.
+ * A tier state's premium: single-adult rate × tier factor, rounded once (docs/decisions.md#family-tiers).
+ * Child-only policies take the child factor for each child (our reading; the source gives one child).
+ * Undefined when the tier or its factor is unknown — we never guess a rate.
  */
 export function familyTierPremium(
   state: TierState,

@@ -81,9 +81,9 @@ const PEDIATRIC_AGE_LIMIT = 19;
 const SPOUSES = new Set(['Spouse', 'Life Partner']);
 
 /**
- * Who enrols. `has_mec` members are left out of the premium household (research §3.5.1: other minimum
- * essential coverage); a member living apart is left out only where the issuer's cohabitation rule
- * requires living together for that relationship (Business Rules PUF `CohabitationRule`).
+ * Who enrols. `has_mec` members, who have other minimum essential coverage, are left out of the premium
+ * household (docs/decisions.md#premium-household); a member living apart is left out only where the issuer's
+ * cohabitation rule requires living together for that relationship (Business Rules PUF `CohabitationRule`).
  */
 function statusBeforeChildRule(member: PricedMember, index: number, plan: PlanRating): MemberStatus {
   if (member.hasMec) return 'has-mec';

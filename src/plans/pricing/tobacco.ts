@@ -16,8 +16,9 @@ export const FEDERAL_MAX_TOBACCO_LOOKBACK_MONTHS = 6;
 /**
  * Whether a person is rated as a tobacco user for a plan. 45 CFR 147.102(a)(1)(iv) lets the premium vary
  * by tobacco use (at most 1.5:1), with tobacco use as defined in 45 CFR 144.103; the plan's look-back is
- * its filed rule. Research §3.8 (CMS Marketplace API, Person): a user iff `uses_tobacco` and either no
- * `last_tobacco_use_date`, or fewer whole months from that date to the effective date than the look-back.
+ * its filed rule. As the CMS Marketplace API's `Person` has it (docs/decisions.md#tobacco-rating): a user
+ * iff `uses_tobacco` and either no `last_tobacco_use_date`, or fewer whole months from that date to the
+ * effective date than the look-back.
  */
 export function ratedAsTobaccoUser(
   person: TobaccoInput,

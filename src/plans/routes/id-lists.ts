@@ -10,8 +10,8 @@ export interface IdList {
 }
 
 /**
- * The ids of a comma-joined query value (`planids=a,b`: research §1.7, the deployed service reads only
- * comma-joined lists), each once, in the order given. 1003 naming the list and the first bad id.
+ * The ids of a comma-joined query value (`planids=a,b`: the deployed service reads only comma-joined lists,
+ * docs/decisions.md#id-lists), each once, in the order given. 1003 naming the list and the first bad id.
  */
 export function parseIdList(what: string, list: IdList, value: string): string[] {
   const ids = [...new Set(value.split(',').map((id) => id.trim()))];

@@ -11,9 +11,10 @@ interface SchemaFailure {
 const COMMON_FIXES: Record<string, string> = { year: 'year: must be a 4-digit year' };
 
 /**
- * Routes that word their 1003 themselves ("invalid get county request" / "FIPS: has invalid format", research
- * §1.10) declare `attachValidation: true`: a request their schema refuses reaches the handler, which calls
- * this first. `fixes` gives the `error` text per input name; other inputs get the schema's own words.
+ * Routes that word their 1003 themselves ("invalid get county request" / "FIPS: has invalid format", as
+ * the CMS document's examples do: docs/decisions.md#plan-errors) declare `attachValidation: true`: a request
+ * their schema refuses reaches the handler, which calls this first. `fixes` gives the `error` text per input
+ * name; other inputs get the schema's own words.
  */
 export function refuseInvalidInput(
   request: FastifyRequest,

@@ -8,8 +8,8 @@ import { SORT_ORDERS, SORTS } from '../search/sort.js';
 
 /**
  * The request bodies of the priced endpoints (CMS `Household`, `Person`, `Place`, `PlanSearchRequest`,
- * `PlanSearchFilter`), with the seed's rules. Unknown properties are accepted and ignored, as the live
- * service ignores the HealthCare.gov front end's extras (`extended_zipcode`).
+ * `PlanSearchFilter`), with the rules of docs/decisions.md#household-request. Unknown properties are accepted
+ * and ignored, as the live service ignores the HealthCare.gov front end's extras (`extended_zipcode`).
  */
 
 export const Place = Type.Object({

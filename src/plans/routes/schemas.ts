@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 
-/** The plan API's error body: four strings (research §1.10). */
+/** The plan API's error body: four strings (docs/decisions.md#plan-errors). */
 export const PlanError = Type.Object({
   code: Type.String({ description: 'application error code, 1000–1017' }),
   status: Type.String({ description: 'HTTP status as text' }),

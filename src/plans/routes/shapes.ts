@@ -2,8 +2,8 @@ import { Type } from 'typebox';
 
 /**
  * Response bodies of the lookup endpoints: the CMS document's definitions (`County`, `ZIPCounty`, `State`,
- * `Issuer`, `QualityRating`, `Plan` …) with the corrections of the decisions file. Text a source does not
- * give is an empty string (as the CMS service sends it), never a guess.
+ * `Issuer`, `QualityRating`, `Plan` …) with the corrections of docs/decisions.md#cms-document-corrections.
+ * Text a source does not give is an empty string (as the CMS service sends it), never a guess.
  */
 
 export const County = Type.Object({

@@ -34,9 +34,9 @@ const covers = (c: DrugCoverage | ProviderCoverage) =>
   c.coverage === 'Covered' || c.coverage === 'GenericCovered';
 
 /**
- * Coverage of the asked drugs and providers by every plan of a market (research §1.3: `drug_coverage` /
- * `provider_coverage` blocks appear only when the filter asks). Unknown RxCUIs or NPIs are returned
- * instead, for the caller's 1014 / 1013.
+ * Coverage of the asked drugs and providers by every plan of a market (`drug_coverage` /
+ * `provider_coverage` blocks appear only when the filter asks: docs/decisions.md#plan-search-results).
+ * Unknown RxCUIs or NPIs are returned instead, for the caller's 1014 / 1013.
  */
 export async function coverageFilter(
   services: { drugs: DrugService; providers: ProviderService },

@@ -16,7 +16,8 @@ const CATASTROPHIC_AGE_LIMIT = 30;
 
 /**
  * Whether the search shows catastrophic plans: `catastrophic_override` decides when given; else only when
- * every enrolling member (no `has_mec`) is under 30 or someone has a hardship exemption (research §3.1).
+ * every enrolling member (no `has_mec`) is under 30 or someone has a hardship exemption
+ * (docs/decisions.md#catastrophic-plans).
  * With nobody enrolling, shown.
  */
 export function showCatastrophic(
@@ -207,7 +208,10 @@ export function facetGroups(rows: readonly SearchRow[]): { name: string; facets:
   ];
 }
 
-/** `ranges` over the whole result: premiums from `premium_w_credit` (research §1.3), deductibles. */
+/**
+ * `ranges` over the whole result: premiums from `premium_w_credit`, deductibles
+ * (docs/decisions.md#plan-search-results).
+ */
 export function ranges(rows: readonly SearchRow[]) {
   const premiums = { min: Infinity, max: -Infinity };
   const deductibles = { min: Infinity, max: -Infinity };

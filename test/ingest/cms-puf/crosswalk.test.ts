@@ -5,7 +5,10 @@ import { failedIngest, ingestSuite, rejectLines } from '../../helpers/ingest-sui
 
 const suite = ingestSuite('crosswalk');
 
-/** The PY2025 → PY2026 layout (research §4 and the PUF's published header), in column order. */
+/**
+ * The PY2025 → PY2026 layout (the PUF's published header: docs/decisions.md#crosswalk-puf), in column
+ * order.
+ */
 function row(overrides: Record<string, string> = {}, from = 2025, to = 2026): Record<string, string> {
   return {
     State: 'TX',
