@@ -456,8 +456,8 @@ export function texasMedicaidFixtureRows(year: number): Row[] {
 }
 
 /**
- * The counties the fixture gives rating areas, each as PolicyEngine's county table has it
- * (`premiums/policyengine_derived/county_rating_area_2025_policyengine.csv` in ../shared/data): Hays,
+ * The counties the fixture gives rating areas, each as PolicyEngine-US's county table has it
+ * (`policyengine_us/parameters/gov/hhs/medicaid/geography/aca_rating_areas.csv`): Hays,
  * where the plans are sold; Travis, same area, where none is (1016);
  * Oklahoma County, a HealthCare.gov state without Medicaid/CHIP limits in the fixture (1015). Comal
  * County (48091) is left out on purpose: no rating area can be determined there (1017).

@@ -4,7 +4,7 @@ import { failedIngest, ingestSuite } from '../helpers/ingest-suite.js';
 import { ingest } from '../helpers/shared-data.js';
 import { NUCC_COLUMNS } from '../../src/plans/tables/taxonomy-codes.js';
 
-// Real taxonomy codes of the recorded NPI Registry answers (../shared/data/providers/, PROVENANCE.md) with
+// Real taxonomy codes of the NPPES NPI Registry API answers recorded in ../shared/data/providers/, with
 // the registry's `desc` for each, split where the registry joins classification and specialization
 // (207RX0202X "Internal Medicine Medical Oncology", 367500000X "Nurse Anesthetist, Certified Registered").
 // The registry's desc stands in for the NUCC Display Name, which the recorded answers do not carry;

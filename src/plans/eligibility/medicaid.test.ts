@@ -8,8 +8,8 @@ import {
   type MedicaidLimitsByCategory,
 } from './medicaid.js';
 
-// Published limits as of January 2025 (% FPL, 5-point disregard included), from
-// ../shared/data/medicaid/medicaid_chip_income_limits_pct_fpl.csv (KFF / Medicaid.gov via PolicyEngine).
+// Published limits as of January 2025 (% FPL, 5-point disregard included): Medicaid.gov's Medicaid/CHIP
+// eligibility levels, as KFF State Health Facts tabulates them (docs/decisions.md#medicaid-chip).
 const TX_2025 = limitsByCategory([
   { program: 'medicaid', category: 'adult_19_64_expansion', pct: null },
   { program: 'medicaid', category: 'parent_caretaker', pct: 19 },

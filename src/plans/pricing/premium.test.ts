@@ -63,7 +63,8 @@ function premiumOf(result: ReturnType<typeof householdPremium>): number {
   return result.premium;
 }
 
-// Real rows: CMS Rate PUF 2016, TX Rating Area 3, age 30 (../shared/data/premiums/rate_puf_kaggle_2016_sample).
+// Real rows of the CMS Exchange Rate PUF 2016
+// (https://www.cms.gov/marketplace/resources/data/public-use-files), TX Rating Area 3, age 30.
 const TX_2016 = [
   pufRow('32673TX0640001', '30', '157', '172.72'),
   pufRow('71837TX0010003', '30', '183.42', '210.2'),

@@ -2,9 +2,11 @@
  * Age rating curves (45 CFR 147.102(a)(1)(iii)): the factor of each age 0–64 (64 = 64 and over) relative to
  * age 21, in thousandths (1.000 → 1000). The federal default curve from plan year 2018 (0–14 one band),
  * the 2014–2017 default (0–20 one band at 0.635) and the state curves of CMS "Market Rating Reforms —
- * State Specific Age Curve Variations" (2017-05-31): AL, DC, MA, MN, MS, OR, UT. NY and VT rate by family
- * tier without age. Transcribed from ../shared/data/reference_tables/age_rating_curves.csv; checked by
- * test/plans/rating-tables.test.ts. Rate PUF rows, where loaded, are the authority for a plan's own rates.
+ * State Specific Age Curve Variations" (2017-05-31; the page is linked from docs/decisions.md#age-rating):
+ * AL, DC, MA, MN, MS, OR, UT. NY and VT rate by family tier without age. test/plans/rating-tables.test.ts
+ * checks every factor against the transcription it reads from
+ * ../shared/data/reference_tables/age_rating_curves.csv. Rate PUF rows, where loaded, are the authority for
+ * a plan's own rates.
  */
 
 export type AgeCurveName =

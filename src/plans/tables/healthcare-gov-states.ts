@@ -7,8 +7,8 @@
 
 // CMS Exchange Public Use Files, PY2025 Plan Attributes PUF (`plan-attributes-puf.zip`,
 // https://www.cms.gov/marketplace/resources/data/public-use-files): the states with Individual-market
-// rows, the 31 states whose plans HealthCare.gov sells. The same list is the `in_2025_healthcare_gov_puf`
-// column of `shared/data/geo/states.csv`, derived from that PUF (`shared/data/geo/PROVENANCE.md`).
+// rows, the 31 states whose plans HealthCare.gov sells. test/plans/marketplace.test.ts checks it against
+// the `in_2025_healthcare_gov_puf` column it reads from ../shared/data/geo/states.csv, derived from that PUF.
 const PY2025 = [
   'AL',
   'AK',
@@ -44,9 +44,10 @@ const PY2025 = [
 ] as const;
 
 // PY2026: the 2025 list without Illinois, which left HealthCare.gov for its own state-based platform, Get
-// Covered Illinois, for plan year 2026 (research §1.5: "Migrations: … IL for PY2026"; the live service
-// answers IL with 1003 "state is not a valid marketplace state", and counts 28 FFM states plus AR and OR,
-// state-based marketplaces on the federal platform: 30).
+// Covered Illinois, for plan year 2026 (https://getcovered.illinois.gov;
+// docs/decisions.md#own-exchange-states; the live service answers IL with 1003 "state is not a valid
+// marketplace state", and counts 28 FFM states plus AR and OR, state-based marketplaces on the federal
+// platform: 30).
 const PY2026 = PY2025.filter((state) => state !== 'IL');
 
 /** USPS abbreviations of the HealthCare.gov states, by plan year. */

@@ -18,8 +18,9 @@ interface RegionGuideline {
 type YearGuidelines = Readonly<Record<PovertyRegion, RegionGuideline>>;
 
 // HHS "Annual Update of the HHS Poverty Guidelines", Federal Register, one notice a year (citation per
-// row), as hand-entered in `shared/data/reference_tables/hhs_poverty_guidelines.csv` (see its
-// PROVENANCE.md for the copies each year was checked against). 2026: ASPE 2026 Poverty Guidelines.
+// row); 2026: ASPE 2026 Poverty Guidelines (https://aspe.hhs.gov/topics/poverty-economic-mobility/
+// poverty-guidelines). test/plans/households.test.ts checks the table against the hand-entered copy it
+// reads from ../shared/data/reference_tables/hhs_poverty_guidelines.csv.
 // 2016 exception (81 FR 4036): the CPI barely rose, and HHS kept every figure at least at its 2015 value,
 // so sizes 7–8 (48 states) and 8 (AK, HI) are the 2015 figures and the over-8 step is 2015's.
 const GUIDELINES: Readonly<Record<number, YearGuidelines>> = {

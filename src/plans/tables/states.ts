@@ -13,7 +13,7 @@ export interface StateFacts {
 type Row = readonly [fips: string, abbrev: string, name: string];
 
 // U.S. Census Bureau, "State FIPS codes" (ANSI INCITS 38:2009, FIPS PUB 5-2) and USPS Publication 28,
-// Appendix B; the same facts as `shared/data/geo/states.csv`. First the 50 states and the District of
+// Appendix B. First the 50 states and the District of
 // Columbia, the jurisdictions with a health insurance marketplace (42 U.S.C. 18031; 45 CFR 155.20 "State"
 // includes DC).
 const STATE_ROWS: readonly Row[] = [

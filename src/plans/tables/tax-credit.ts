@@ -7,8 +7,8 @@
  * Sources: 26 U.S.C. 36B(b)(3)(A)(i) (2014, statutory table); Rev. Procs 2014-37 (2015), 2015-30 (2016),
  * 2016-24 (2017), 2017-36 (2018), 2018-34 (2019), 2019-29 (2020); 36B(b)(3)(A)(iii) as added by ARPA 2021
  * §9661 and extended by IRA 2022 §12001 (2021–2025: no upper limit, 8.5 % above 400 %, superseding Rev.
- * Proc. 2020-36 for 2021); Rev. Proc. 2025-25 (2026). Transcribed from ../shared/data/reference_tables/
- * irs_applicable_percentage.csv; test/plans/rating-tables.test.ts checks every cell against it.
+ * Proc. 2020-36 for 2021); Rev. Proc. 2025-25 (2026). test/plans/rating-tables.test.ts checks every cell
+ * against the transcription it reads from ../shared/data/reference_tables/irs_applicable_percentage.csv.
  */
 
 export interface ApplicableBand {
