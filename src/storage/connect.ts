@@ -82,8 +82,8 @@ function connectSqlite(path: string): Storage {
   sqlite.pragma('cache_size = -131072');
   // A checkpoint copies the WAL into the database and syncs it, on the event loop, and every request in
   // flight waits for it: at the default (every 1,000 pages) those stalls set the token endpoint's p99
-  // (9.6–10.8 ms against 5–7 ms with none, bench/RESULTS.md). Ten times fewer, each little longer: the
-  // sync, not the copying, is most of one.
+  // (figures in bench/RESULTS.md). Ten times fewer, each little longer: the sync, not the copying, is most
+  // of one.
   sqlite.pragma('wal_autocheckpoint = 10000');
   const db = new Kysely<Database>({
     dialect: new LockingSqliteDialect({ database: withStatementCache(sqlite) }),

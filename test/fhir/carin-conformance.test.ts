@@ -65,7 +65,7 @@ async function get<T = Resource>(n: number, path: string): Promise<T> {
 /**
  * Validation of every resource received, once per version: the same `Type/id` at the same `versionId`
  * must be the same resource wherever it was received (read, match or include), so a repeat is compared,
- * not validated again (Medplum takes 15–45 ms a resource).
+ * not validated again (Medplum's validation is slow: figures in bench/RESULTS.md).
  */
 const validated = new Map<string, Resource>();
 function conform(resource: Resource, where: string): string[] {

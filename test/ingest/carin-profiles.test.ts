@@ -109,7 +109,8 @@ describe('generated sample data meets the C4BB profiles it claims', { skip }, ()
       'Organization',
       'Practitioner',
     ]);
-    // Medplum takes ~45 ms a resource: validate whole enrollees, as few as cover every claim type.
+    // Medplum's validation is slow (bench/RESULTS.md): validate whole enrollees, as few as cover every
+    // claim type.
     const patientOf = (r: Json) =>
       r.resourceType === 'Patient'
         ? (r.id as string)

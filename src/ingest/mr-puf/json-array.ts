@@ -20,8 +20,8 @@ const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0
  * of gigabytes is never held whole, only the element being read; `position` is its 1-based place.
  *
  * It replaces stream-json's token stream here: that builds every value from per-token events through three
- * stream stages and read 4 MB/s of a providers file, where the issue asks for 20 MB/s; the native parser
- * reads each element at hundreds of MB/s.
+ * stream stages and read a providers file well below the 20 MB/s the issue asks for; the native parser
+ * reads each element far faster (figures in bench/RESULTS.md).
  */
 export async function* jsonArrayElements(
   input: Readable,

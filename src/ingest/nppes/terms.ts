@@ -6,11 +6,11 @@ const TERM_BATCH = 100_000;
 /**
  * The words of providers' names by ZIP (`provider_terms`, what provider search reads), gathered a batch at
  * a time and written in ZIP order: inserted grouped by the first column of the (zip, term, npi) index they
- * fill, they touch far fewer pages than in file order (1,000,000 rows: 5.9 s of inserts instead of 9.2 s).
+ * fill, they touch far fewer pages than in file order (figures in bench/RESULTS.md).
  * Grouping by ZIP alone is as good as a full sort there, and a counting sort over the 100,000 ZIP codes
  * costs a fifth of a comparison sort.
  * The batch is held as plain arrays, not objects per word: objects that live for 30,000 rows are copied
- * by young-generation collections and then promoted (1,000,000 rows: 15.9–16.3 s instead of 16.2–17.2 s).
+ * by young-generation collections and then promoted.
  */
 export function createTermBatch() {
   let words: string[] = [];

@@ -2,8 +2,8 @@
  * A streaming RFC 4180 CSV tokenizer: text chunks in, records out, each with the line it ends on.
  *
  * It replaces csv-parse on the ingest path because the CMS files are wide (151 columns in the Plan
- * Attributes PUF) and csv-parse spent ~3.5 s on one 35 MB file, most of an ingest's time budget; this
- * loop reads it in a fraction of a second. It keeps the csv-parse options the ingest used: a leading
+ * Attributes PUF) and csv-parse took most of an ingest's time on them; this loop takes a small part of it
+ * (figures in bench/RESULTS.md). It keeps the csv-parse options the ingest used: a leading
  * byte order mark is dropped, rows may have any number of cells, empty lines are skipped, and a
  * malformed quote is an error with a `CSV_…` code.
  */
@@ -37,7 +37,7 @@ const ALL_QUOTED = /^"[^"]*(?:","[^"]*)*"$/;
 
 /**
  * Splits a line whose every cell is quoted (the NPPES file quotes all 330 cells, most of them empty) by
- * its `","` separators, natively: four times faster than splitting by each quote. Undefined unless the
+ * its `","` separators, natively: much cheaper than splitting by each quote. Undefined unless the
  * whole line has that shape (a cell with a quote or a line break in it goes to the general readers).
  */
 function splitAllQuotedLine(line: string): string[] | undefined {
@@ -47,7 +47,7 @@ function splitAllQuotedLine(line: string): string[] | undefined {
 /**
  * The same check for a line of which a reader needs a few cells: one expression that matches the whole
  * line as ALL_QUOTED does and captures only the cells at `positions` (ascending), so one native call does
- * the checking and the picking (NPPES: 47 of the first 107 of 330 cells, in half the time of splitting).
+ * the checking and the picking (NPPES: 47 of the first 107 of 330 cells), in less time than splitting.
  */
 function pickingExpression(positions: readonly number[]): RegExp {
   const wanted = new Set(positions);

@@ -10,7 +10,7 @@ import type { SourceRow, TabularSource } from './tabular-source.js';
  * `positions` from the record's second element on (CsvRecordParser.pick).
  * It is written as one object literal for the file's header, as d3-dsv does: V8 builds such an object from
  * a template with every property in place, where a loop of 330 keyed stores (the NPPES file) turns the
- * object into a hash table, ten times slower (10 s of a 26 s load of 200,000 NPPES rows). The names
+ * object into a hash table, far slower (figures in bench/RESULTS.md). The names
  * enter the code only as JSON string literals, which no header can escape; a duplicate name keeps its
  * last column, and a `__proto__` column (a string) is ignored, as plain assignment did before.
  */
@@ -39,7 +39,7 @@ export async function openCsv(
   // The CMS files start with a UTF-8 byte order mark (the parser drops it); rows may be short or long so
   // that a bad row is reported by the row's validator instead of aborting the whole file.
   const decoder = new StringDecoder('utf8');
-  // Chunks of plain ASCII (most of every CMS file) become text by a copy, several times faster than UTF-8
+  // Chunks of plain ASCII (most of every CMS file) become text by a copy, much cheaper than UTF-8
   // decoding; from the first chunk that is not, the decoder takes over (it holds a character cut in two).
   let ascii = true;
   const decode = (chunk: Buffer) => {

@@ -5,7 +5,10 @@ export interface DrugCoverage {
   rxcui: string;
   plan_id: string;
   coverage: Coverage;
-  /** Present only with `GenericCovered` (research §1.7: the deployed service omits it otherwise). */
+  /**
+   * Present only with `GenericCovered`: the deployed service omits it otherwise
+   * (docs/decisions.md#drug-coverage).
+   */
   generic_rxcui?: string;
 }
 
@@ -37,8 +40,9 @@ function standing(planId: string, published: boolean, drug: ReturnType<typeof li
 
 /**
  * `ids` as flat strings. Ids cut from a comma-joined list (a query parameter, a stored column) are slices
- * of it, and V8 compares a slice with another string a third as fast as two flat strings: the thousand set
- * lookups of a 10 × 100 answer took 150 µs. JSON's parser makes every string anew.
+ * of it, and V8 compares a slice with another string more slowly than two flat strings, which showed in the
+ * thousand set lookups of a 10 × 100 answer (figures in bench/RESULTS.md). JSON's parser makes every string
+ * anew.
  */
 export const flatIds = (ids: string[]): string[] => JSON.parse(JSON.stringify(ids)) as string[];
 
