@@ -115,6 +115,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts run by npm (check-citations).
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
+  },
+  {
     files: ['src/**/*.ts'],
     plugins: { 'import-x': importX, layers },
     settings: {

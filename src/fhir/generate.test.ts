@@ -289,7 +289,7 @@ test('same (n, seed) gives identical JSON; another seed or enrollee gives differ
   const claims = (n: number, seed: number) => JSON.stringify(eobsOf(generateEnrollee(n, seed)));
   assert.notEqual(claims(3, SEED), claims(3, SEED + 1));
   assert.notEqual(claims(3, SEED), claims(4, SEED));
-  // The identity does not depend on the seed: it links to the same sandbox account.
+  // The identity does not depend on the random seed: it links to the same sandbox account.
   assert.equal(generateEnrollee(3, 1)[0]!.id, generateEnrollee(3, 2)[0]!.id);
 });
 

@@ -7,7 +7,7 @@ import type { EnrolleeStore } from '../auth/store/enrollees.js';
 import type { FhirStore } from '../fhir/store/resources.js';
 import { importFhir, type FhirImportReport } from './fhir.js';
 
-/** The seed the zero-setup sandbox uses, so every fresh start serves the same sample claims. */
+/** The random seed the zero-setup sandbox uses, so every fresh start serves the same sample claims. */
 export const SANDBOX_SEED = 2026;
 
 /** Writes the synthetic enrollees' resources as NDJSON (one resource per line), streaming. */

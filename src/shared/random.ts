@@ -14,7 +14,7 @@ export class Random {
   private state: number;
 
   /**
-   * One stream per (seed, salt): the seed (any safe integer; both 32-bit halves count) mixed with the
+   * One stream per (seed, salt): a seed (any safe integer; both 32-bit halves count) mixed with the
    * salt, a 32-bit number or each character of a string. Each part of the generated data draws from its
    * own stream, so adding to one part does not shift the numbers of every other.
    */

@@ -6,7 +6,7 @@ import { fplPercent } from './fpl.js';
 import { creditFpl, type UnemploymentReceived } from './unemployment-2021.js';
 import { Random } from '../../shared/random.js';
 
-/** The project's seeded generator (shared/random.ts), so a failure names the seed that reproduces it. */
+/** The project's seeded generator (shared/random.ts), so a failure names the random seed that reproduces it. */
 function seeded(seed: number): (min: number, max: number) => number {
   const random = new Random(seed, 'property test');
   return (min, max) => random.int(min, max);

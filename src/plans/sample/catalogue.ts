@@ -1,6 +1,6 @@
 /**
  * The shape of the sample market: which invented issuers sell which kinds of plan where. Everything
- * numeric (deductibles, premiums, tobacco loads) is drawn from the seed in `market.ts`; this file only
+ * numeric (deductibles, premiums, tobacco loads) is drawn from the random seed in `market.ts`; this file only
  * fixes the structure, so every seed gives a market with the same mix of metals, types and designs.
  */
 
@@ -38,7 +38,7 @@ export interface IssuerSpec {
    */
   id: string;
   letter: string;
-  /** Whether the issuer rates tobacco use (its load is drawn from the seed, 1.2 to 1.5). */
+  /** Whether the issuer rates tobacco use (its load is drawn from the random seed, 1.2 to 1.5). */
   ratesTobacco: boolean;
   /** Premium level of the issuer relative to the market. */
   priceLevel: number;

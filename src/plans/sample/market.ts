@@ -4,7 +4,7 @@ import { cost, variantsOf, type Variant } from './cost-sharing.js';
 import { SAMPLE_COUNTIES, SAMPLE_STATE } from './geography.js';
 import { Random } from '../../shared/random.js';
 
-/** The seed a zero-setup start uses, so every fresh sandbox serves the same sample market. */
+/** The random seed a zero-setup start uses, so every fresh sandbox serves the same sample market. */
 export const SAMPLE_MARKET_SEED = 2026;
 
 export interface SampleServiceArea {
