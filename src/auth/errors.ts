@@ -1,6 +1,6 @@
 import { HttpError, jsonError } from '../shared/errors.js';
 import { detailError } from '../shared/detail-error.js';
-import { unavailableHeaders, UNAVAILABLE_MESSAGE, type ErrorRenderer } from '../shared/http.js';
+import { unavailableHeaders, UNAVAILABLE_MESSAGE, type ErrorRenderer } from '../shared/error-renderer.js';
 import { pageError } from './oauth/errors.js';
 
 /**

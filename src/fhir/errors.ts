@@ -1,6 +1,6 @@
 import { jsonError } from '../shared/errors.js';
 import { detailError } from '../shared/detail-error.js';
-import { unavailableHeaders, UNAVAILABLE_MESSAGE, type ErrorRenderer } from '../shared/http.js';
+import { unavailableHeaders, UNAVAILABLE_MESSAGE, type ErrorRenderer } from '../shared/error-renderer.js';
 
 /**
  * How the FHIR data endpoints render the errors the HTTP kernel raises: `{"detail"}`, as every error of these

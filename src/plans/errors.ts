@@ -1,5 +1,5 @@
 import { jsonError, type HttpError } from '../shared/errors.js';
-import { unavailableHeaders, type ErrorRenderer } from '../shared/http.js';
+import { unavailableHeaders, type ErrorRenderer } from '../shared/error-renderer.js';
 
 /**
  * The plan API's application errors (docs/decisions.md#plan-errors; the CMS document's "Understanding

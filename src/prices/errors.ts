@@ -1,4 +1,4 @@
-import { defaultErrors, type ErrorRenderer } from '../shared/http.js';
+import { defaultErrors, type ErrorRenderer } from '../shared/error-renderer.js';
 
 /**
  * How the price lookup renders the errors the HTTP kernel raises: `{"status_code","message"}`, the kernel's

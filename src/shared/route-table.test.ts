@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pathOfRawPacket } from './client-error.js';
-import { defaultErrors, type ErrorRenderer } from './http.js';
+import { defaultErrors, type ErrorRenderer } from './error-renderer.js';
 import { createRouteTable } from './route-table.js';
 
 /** Two renderers the table must tell apart (what they render does not matter here). */
