@@ -183,7 +183,13 @@ async function runOn(
           place: { countyfips: '48091', state: 'TX', zipcode: '78130' },
           market: 'Individual',
           year,
-          household: { income: 52_000, people: [{ age: 40 }, { age: 38 }] },
+          household: {
+            income: 52_000,
+            people: [
+              { age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+              { age: 38, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+            ],
+          },
           filter,
         });
       const searchTarget = (filter: Record<string, unknown>) => [

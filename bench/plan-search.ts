@@ -6,13 +6,15 @@
  * Plans: the real PY2025 Plan Attributes and Service Area PUFs (Dallas County, TX). Rates: no real PY2025
  * Rate PUF is available to us, so the benchmark writes one in the Rate PUF layout with GENERATED rates
  * (a metal-level base × a per-plan factor × the federal age curve) — benchmark input only, never served
- * as real: it lives in a throwaway database.
+ * as real: it lives in a throwaway database. Likewise no PY2025 Benefits and Cost Sharing PUF: the yearly
+ * out-of-pocket estimate is measured over one GENERATED in its layout (`writeGeneratedBenefits`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from '../src/storage/connect.js';
 import { FEDERAL_AGE_CURVE } from '../src/plans/sample/age-curve.js';
-import { RATE_COLUMNS } from '../src/plans/tables/puf-columns.js';
+import { BENEFITS_COLUMNS, RATE_COLUMNS } from '../src/plans/tables/puf-columns.js';
+import { OOPC_BENEFIT_NAMES } from '../src/plans/quote/oopc/services.js';
 import { postLoad, type PostLoadResult } from './load.js';
 import type { BenchDatabase } from './server.js';
 
@@ -96,24 +98,119 @@ export async function writeGeneratedRates(
   }
 }
 
+/** The published phrases of one benefit's in-network tier 1 cells: copay, coinsurance. */
+type Cells = readonly [copay: string, coinsurance: string];
+
+/**
+ * GENERATED cost sharing of a plan variant by metal level, in the PUF's phrases: visits and generic drugs at
+ * a copay, hospital, procedures and specialty drugs at coinsurance after the deductible, preventive care
+ * free; bronze and catastrophic plans through the deductible. Benchmark input only, like the rates.
+ */
+function generatedCells(metal: string, benefit: string, factor: number): Cells {
+  const through = metal === 'Bronze' || metal === 'Expanded Bronze' || metal === 'Catastrophic';
+  const percent = { Platinum: 10, Gold: 20, Silver: 30 }[metal] ?? 40;
+  const after: Cells = ['No Charge', `${percent}% Coinsurance after deductible`];
+  const copay = (dollars: number): Cells => [`$${Math.round((dollars * factor) / 5) * 5}`, 'No Charge'];
+  if (benefit.startsWith('Preventive')) return ['No Charge', 'No Charge'];
+  if (through) return after;
+  if (/Primary Care|Mental|Routine Eye/.test(benefit)) return copay(30);
+  if (/Specialist|Chiropractic|Rehabilitation/.test(benefit)) return copay(60);
+  if (benefit === 'Generic Drugs') return copay(15);
+  if (benefit === 'Preferred Brand Drugs') return copay(50);
+  if (benefit === 'Emergency Room Services')
+    return [`$${Math.round((400 * factor) / 5) * 5} Copay after deductible`, 'No Charge'];
+  return after;
+}
+
+/**
+ * Writes a Benefits and Cost Sharing PUF (its layout) with GENERATED cost sharing for every variant of the
+ * plans `writeGeneratedRates` prices: every benefit the out-of-pocket estimate reads. Returns its path.
+ */
+export async function writeGeneratedBenefits(database: BenchDatabase, dir: string): Promise<string> {
+  const storage = await connect(database.url);
+  try {
+    const variants = await storage.db
+      .selectFrom('plan_variants as v')
+      .innerJoin('plans as p', (join) =>
+        join.onRef('p.plan_id', '=', 'v.plan_id').onRef('p.year', '=', 'v.year'),
+      )
+      .select(['v.variant_id', 'p.plan_id', 'p.issuer_id', 'p.metal_level'])
+      .where('p.year', '=', SEARCH_YEAR)
+      .where('p.state', '=', SEARCH_PLACE.state)
+      .where('p.market', '=', 'Individual')
+      .where('p.dental_only', '=', 0)
+      .orderBy('v.variant_id')
+      .execute();
+    const lines = [BENEFITS_COLUMNS.join(',')];
+    for (const v of variants) {
+      // Silver CSR variants (-04 … -06) and AI/AN ones (-02, -03) share less.
+      const suffix = v.variant_id.slice(-2);
+      const factor =
+        ({ '02': 0, '03': 0.5, '04': 0.8, '05': 0.5, '06': 0.25 }[suffix] ?? 1) * planFactor(v.plan_id);
+      for (const name of OOPC_BENEFIT_NAMES) {
+        const [copay, coinsurance] =
+          factor === 0 ? (['No Charge', 'No Charge'] as const) : generatedCells(v.metal_level, name, factor);
+        const row: Record<(typeof BENEFITS_COLUMNS)[number], string | number> = {
+          BusinessYear: SEARCH_YEAR,
+          StateCode: SEARCH_PLACE.state,
+          IssuerId: v.issuer_id,
+          SourceName: 'HIOS',
+          ImportDate: '2024-10-15 00:00:00',
+          StandardComponentId: v.plan_id,
+          PlanId: v.variant_id,
+          BenefitName: name,
+          CopayInnTier1: copay,
+          CopayInnTier2: '',
+          CopayOutofNet: 'Not Applicable',
+          CoinsInnTier1: coinsurance,
+          CoinsInnTier2: '',
+          CoinsOutofNet: 'Not Applicable',
+          IsEHB: 'Yes',
+          IsCovered: 'Covered',
+          QuantLimitOnSvc: 'No',
+          LimitQty: '',
+          LimitUnit: '',
+          Exclusions: '',
+          Explanation: '',
+          EHBVarReason: '',
+          IsExclFromInnMOOP: 'No',
+          IsExclFromOonMOOP: 'Yes',
+        };
+        lines.push(BENEFITS_COLUMNS.map((c) => csvCell(String(row[c]))).join(','));
+      }
+    }
+    const file = join(dir, 'benefits-puf-2025-generated-for-bench.csv');
+    writeFileSync(file, `${lines.join('\r\n')}\r\n`);
+    return file;
+  } finally {
+    await storage.close();
+  }
+}
+
+const csvCell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+
 /**
  * 32 households of four (two adults 25–60, two children 0–17), incomes 225–400 % of the 2024 poverty line
  * for four ($31,200): every adult and child APTC-eligible (above Texas's 206 % CHIP limit), so every plan is
  * priced with a credit; 225–250 % also see the 73 % CSR variants; in one household of four the first adult
  * uses tobacco. Deterministic, so runs compare.
  */
-function searchBodies(): string[] {
+function searchBodies(utilization: boolean): string[] {
   let seed = 20251;
   const next = (n: number) => {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
     return seed % n;
   };
+  // With utilization each member names a level (the households are the same either way).
+  const LEVELS = ['Medium', 'High', 'Low', 'Medium', 'Medium', 'Low'];
+  let member = 0;
   const person = (age: number, relationship: string, gender: string, tobacco = false) => ({
     age,
     aptc_eligible: true,
     gender,
     uses_tobacco: tobacco,
     relationship,
+    ...(utilization ? { utilization_level: LEVELS[member++ % LEVELS.length] } : {}),
   });
   const bodies: string[] = [];
   for (let i = 0; i < 32; i += 1) {
@@ -142,6 +239,8 @@ function searchBodies(): string[] {
 }
 
 export interface SearchFigures {
+  /** Every member names a utilization level: every plan carries its yearly out-of-pocket estimate. */
+  utilization: boolean;
   load: PostLoadResult;
   plans: number;
   bodyBytes: number;
@@ -187,9 +286,10 @@ export async function searchBench(
   key: string,
   connections: number,
   duration: number,
+  utilization = false,
 ): Promise<SearchFigures> {
   const path = `/api/v1/plans/search?apikey=${key}`;
-  const bodies = searchBodies();
+  const bodies = searchBodies(utilization);
   const first = await fetch(new URL(path, url), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -197,10 +297,16 @@ export async function searchBench(
   });
   const text = await first.text();
   if (first.status !== 200) throw new Error(`plan search answered ${first.status}: ${text.slice(0, 300)}`);
-  const answer = JSON.parse(text) as { total: number; plans: { premium_w_credit: number | null }[] };
+  const answer = JSON.parse(text) as {
+    total: number;
+    plans: { premium_w_credit: number | null; oopc: number }[];
+  };
   if (answer.total < 100) throw new Error(`the benchmark county has ${answer.total} plans, not ≥ 100`);
   if (!answer.plans.every((p) => typeof p.premium_w_credit === 'number')) {
     throw new Error('plan search answered plans without a premium');
+  }
+  if (!answer.plans.every((p) => (utilization ? p.oopc > 0 : p.oopc === -1))) {
+    throw new Error(`plan search answered oopc ${answer.plans.map((p) => p.oopc).join(', ')}`);
   }
   const targets = bodies.map((body) => ({
     path,
@@ -212,6 +318,7 @@ export async function searchBench(
   const load = await postLoad(url, targets, connections, duration);
   const cpuAfter = processCpuMs(pid);
   return {
+    utilization,
     load,
     plans: answer.total,
     bodyBytes: Buffer.byteLength(text),

@@ -14,6 +14,7 @@ import {
   searchBench,
   writeGeneratedRates,
   SEARCH_PLACE,
+  writeGeneratedBenefits,
   SEARCH_YEAR,
   type SearchFigures,
 } from './plan-search.js';
@@ -69,7 +70,8 @@ interface Figures {
   ingestSeconds: number;
   ingestRows: string;
   lookups: { name: string; load: LoadResult }[];
-  search: SearchFigures;
+  /** Plan search without, then with, utilization levels (the yearly out-of-pocket estimate). */
+  searches: SearchFigures[];
 }
 
 async function timedIngest(database: BenchDatabase, kind: string, files: string[], year?: number) {
@@ -120,6 +122,7 @@ async function runOn(kind: DatabaseKind, options: { duration: number; connection
     const dir = mkdtempSync(join(tmpdir(), 'bench-rates-'));
     const rates = await writeGeneratedRates(database, dir);
     await timedIngest(database, 'rates', [rates.file], SEARCH_YEAR);
+    await timedIngest(database, 'benefits', [await writeGeneratedBenefits(database, dir)], SEARCH_YEAR);
     rmSync(dir, { recursive: true, force: true });
     console.log(`${kind}: generated rates for ${rates.plans} TX plans in rating area ${rates.area}`);
     console.log(
@@ -150,13 +153,16 @@ async function runOn(kind: DatabaseKind, options: { duration: number; connection
           load: await getLoad(server.url, '', planTargets, options.connections, options.duration),
         },
       ];
-      const search = await searchBench(server.url, server.pid, key, options.connections, options.duration);
+      const searches = [
+        await searchBench(server.url, server.pid, key, options.connections, options.duration, false),
+        await searchBench(server.url, server.pid, key, options.connections, options.duration, true),
+      ];
       return {
         database: database.label,
         ingestSeconds: pa.seconds,
         ingestRows: `${pa.summary.read} rows → ${pa.summary.stored} stored`,
         lookups,
-        search,
+        searches,
       } satisfies Figures;
     } finally {
       await server.close();
@@ -184,21 +190,40 @@ function markdown(figures: Figures[], command: string): string {
   }
   lines.push(
     '',
-    `POST /api/v1/plans/search, ${SEARCH_YEAR}, Dallas County TX (${SEARCH_PLACE.countyfips}, ZIP ${SEARCH_PLACE.zipcode}): real PY2025 Plan Attributes and Service Area PUFs, rates GENERATED in the Rate PUF layout for the benchmark (no real PY2025 Rate PUF is available); 32 households of four (two adults 25–60, two children, 225–400 % FPL: every plan priced with APTC; CSR 73 % variants below 250 %; a smoker in every fourth, about half the plans filing tobacco rates), cycled. Server time: medians of the answers' Server-Timing — \`search\` (the route's own work: eligibility, pricing every plan, filters, sort, facets, the answer's text) and \`app\` (the whole request inside the server: key, limits, body parsing and validation, route). JSON.stringify = mean time to serialise one parsed answer in the benchmark process, same run; the ratios divide the search's and the whole request's server time by it. Server CPU per search = the server process's user + system CPU time over the measured load (/proc) ÷ answers: autocannon (a JavaScript HTTP parser reading ~31 kB answers) runs on the same 2 cores, so 1000 ÷ that figure is what one core of the server alone would sustain.`,
+    `POST /api/v1/plans/search, ${SEARCH_YEAR}, Dallas County TX (${SEARCH_PLACE.countyfips}, ZIP ${SEARCH_PLACE.zipcode}): real PY2025 Plan Attributes and Service Area PUFs, rates GENERATED in the Rate PUF layout and cost sharing GENERATED in the Benefits and Cost Sharing PUF layout for the benchmark (no real PY2025 Rate or Benefits PUF is available); 32 households of four (two adults 25–60, two children, 225–400 % FPL: every plan priced with APTC; CSR 73 % variants below 250 %; a smoker in every fourth, about half the plans filing tobacco rates), cycled; each measured twice in the same run, without and with a \`utilization_level\` for every member (with: every plan carries its yearly out-of-pocket estimate, \`oopc\`; the ratio row divides the two). Server time: medians of the answers' Server-Timing — \`search\` (the route's own work: eligibility, pricing every plan, filters, sort, facets, the answer's text) and \`app\` (the whole request inside the server: key, limits, body parsing and validation, route). JSON.stringify = mean time to serialise one parsed answer in the benchmark process, same run; the ratios divide the search's and the whole request's server time by it. Server CPU per search = the server process's user + system CPU time over the measured load (/proc) ÷ answers: autocannon (a JavaScript HTTP parser reading ~31 kB answers) runs on the same 2 cores, so 1000 ÷ that figure is what one core of the server alone would sustain.`,
     '',
-    '| Database | Plans in county | Body (bytes) | Req/s | p50 (ms) | p99 (ms) | Server search p50 (ms) | Server app p50 (ms) | Server CPU per search (ms) | JSON.stringify (ms) | Search ÷ stringify | App ÷ stringify | Errors | Malformed |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| Database | Utilization | Plans in county | Body (bytes) | Req/s | p50 (ms) | p99 (ms) | Server search p50 (ms) | Server app p50 (ms) | Server CPU per search (ms) | JSON.stringify (ms) | Search ÷ stringify | App ÷ stringify | Errors | Malformed |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const f of figures) {
-    const { load } = f.search;
-    const sorted = [...load.latencies].sort((a, b) => a - b);
-    const errors =
-      Object.values(load.failures).reduce((a, b) => a + b, 0) + load.result.errors + load.result.timeouts;
+    for (const search of f.searches) lines.push(searchRow(f.database, search));
+  }
+  lines.push(
+    '',
+    '| Database | Req/s with ÷ without utilization | Server search p50 with ÷ without | Server CPU per search with ÷ without |',
+    '|---|---|---|---|',
+  );
+  for (const f of figures) {
+    const [without, withUse] = f.searches as [SearchFigures, SearchFigures];
+    const rate = (s: SearchFigures) => s.load.latencies.length / s.load.activeSeconds;
+    const cpu =
+      without.serverCpuMs && withUse.serverCpuMs
+        ? (withUse.serverCpuMs / without.serverCpuMs).toFixed(2)
+        : 'n/a';
     lines.push(
-      `| ${f.database} | ${f.search.plans} | ${f.search.bodyBytes} | ${(load.latencies.length / load.activeSeconds).toFixed(0)} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${f.search.routeMedianMs.toFixed(3)} | ${f.search.serverMedianMs.toFixed(3)} | ${f.search.serverCpuMs === null ? 'n/a' : f.search.serverCpuMs.toFixed(3)} | ${f.search.stringifyMs.toFixed(3)} | ${(f.search.routeMedianMs / f.search.stringifyMs).toFixed(2)} | ${(f.search.serverMedianMs / f.search.stringifyMs).toFixed(2)} | ${errors} | ${load.malformed} |`,
+      `| ${f.database} | ${(rate(withUse) / rate(without)).toFixed(2)} | ${(withUse.routeMedianMs / without.routeMedianMs).toFixed(2)} | ${cpu} |`,
     );
   }
   return lines.join('\n');
+}
+
+function searchRow(database: string, search: SearchFigures): string {
+  const { load } = search;
+  const sorted = [...load.latencies].sort((a, b) => a - b);
+  const errors =
+    Object.values(load.failures).reduce((a, b) => a + b, 0) + load.result.errors + load.result.timeouts;
+  const cpu = search.serverCpuMs === null ? 'n/a' : search.serverCpuMs.toFixed(3);
+  return `| ${database} | ${search.utilization ? 'every member' : 'none'} | ${search.plans} | ${search.bodyBytes} | ${(load.latencies.length / load.activeSeconds).toFixed(0)} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${search.routeMedianMs.toFixed(3)} | ${search.serverMedianMs.toFixed(3)} | ${cpu} | ${search.stringifyMs.toFixed(3)} | ${(search.routeMedianMs / search.stringifyMs).toFixed(2)} | ${(search.serverMedianMs / search.stringifyMs).toFixed(2)} | ${errors} | ${load.malformed} |`;
 }
 
 async function main(): Promise<number> {

@@ -17,7 +17,7 @@ import {
 } from './storage/counters.js';
 import { createAvailability, type Availability } from './storage/availability.js';
 import { openRedis, redisReady, redisServerProblem } from './storage/redis.js';
-import { classifyUnavailable } from './storage/unavailable.js';
+import { classifyUnavailable, isStatementTimeout } from './storage/unavailable.js';
 import { createDatabaseProbe, registerHealthRoutes } from './ops/health.js';
 import { registerIndexRoute } from './ops/index-route.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
@@ -336,6 +336,7 @@ export async function buildService(
       '/v2/o/tokens': detailErrors,
       '/v2/accounts': pageErrors,
     },
+    isTimedOut: isStatementTimeout,
     isUnavailable: (error) => {
       const how = classifyUnavailable(error);
       if (how === 'stalled') database.stalled(error, Date.now());

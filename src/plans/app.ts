@@ -7,6 +7,7 @@ import { registerJsonBodyParsers } from './gateway/json-body.js';
 import { sampleLabel } from './gateway/sample-data.js';
 import { registerBulkDataRoutes } from './routes/bulk-data.js';
 import { registerCrosswalkRoutes } from './routes/crosswalk.js';
+import { registerEnrollmentRoutes } from './routes/enrollment.js';
 import { registerDrugRoutes } from './routes/drugs.js';
 import { registerProviderRoutes } from './routes/providers.js';
 import { registerCoverageRoutes } from './routes/coverage.js';
@@ -66,6 +67,7 @@ export async function registerPlansService(app: App, deps: PlansDeps): Promise<v
       registerPlanSearchRoutes(api, deps);
       registerPricedPlanRoutes(api, deps);
       registerHouseholdPlanRoutes(api, deps);
+      registerEnrollmentRoutes(api, deps);
       registerQualityRoutes(api, deps);
       registerCrosswalkRoutes(api, deps);
       registerHouseholdRoutes(api, deps);

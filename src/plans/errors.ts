@@ -49,7 +49,8 @@ export function invalidInput(what: string, fix: string): HttpError {
 
 /**
  * How the plan API renders the errors the HTTP kernel raises: 1003 for anything the client sent wrong
- * (naming the field a schema refused), 1000 for a failure of ours, 1012 while its data cannot be reached.
+ * (naming the field a schema refused), 1000 for a failure of ours, 1012 while its data cannot be reached,
+ * 1007 when a statement ran out of time (docs/decisions.md#query-timeout).
  */
 export const planErrors: ErrorRenderer = {
   invalid: (status, message, headers) =>
@@ -73,6 +74,18 @@ export const planErrors: ErrorRenderer = {
         error: 'database unavailable, try again later',
       },
       unavailableHeaders(retryAfter),
+    ),
+  // A statement that ran out of time on a database that answers: CMS's 1007, not an outage.
+  timedOut: () =>
+    jsonError(
+      500,
+      {
+        code: '1007',
+        status: '500',
+        message: PLAN_ERRORS[1007].message,
+        error: 'db query timed-out',
+      },
+      { 'cache-control': 'no-store' },
     ),
   namesInvalidField: true,
 };

@@ -12,6 +12,11 @@ export interface ErrorRenderer {
   /** 503: a dependency cannot be reached; `Retry-After` says when to try again. */
   unavailable(retryAfterSeconds: number): HttpError;
   /**
+   * A dependency answered, but the request's work there ran out of time (a statement timeout). A surface
+   * without its own answer for this answers as `unavailable`.
+   */
+  timedOut?(): HttpError;
+  /**
    * A schema violation is worded "where: what" (`querystring.year: must be integer`) rather than with the
    * validator's own message.
    */

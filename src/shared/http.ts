@@ -45,6 +45,11 @@ export interface HttpServerOptions {
    * 503 with `Retry-After` instead of 500. `UnavailableError`s are always taken as such.
    */
   isUnavailable?: (error: unknown) => boolean;
+  /**
+   * Whether an error means a dependency answered but the request's work there took too long (a statement
+   * timeout): the surface's `timedOut` answer, else its 503. Logged, since it is not an outage.
+   */
+  isTimedOut?: (error: unknown) => boolean;
   /** Seconds a 503 asks the client to wait (`Retry-After`). */
   retryAfterSeconds?: number;
 }
@@ -76,6 +81,9 @@ export async function createHttpServer(serverOptions: HttpServerOptions): Promis
     // During a graceful shutdown a request that still arrives on an open connection is served (with
     // `Connection: close`) rather than refused with the framework's own 503 body.
     return503OnClosing: false,
+    // A schema with `additionalProperties: false` refuses the keys it does not define (a 400 naming the
+    // key), as JSON Schema says, instead of fastify's default of deleting them unseen.
+    ajv: { customOptions: { removeAdditional: false } },
     // Raised before routing (a path that is not valid percent-encoded UTF-8; a parameter over
     // maxParamLength, which cannot happen at the length above, would be an unknown id): only the URL tells
     // the shape.
@@ -263,9 +271,11 @@ function describeClientError(error: FastifyError): string {
   const first = error.validation?.[0];
   if (!first) return error.message ?? 'Bad request.';
   const path = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  const missing = (first.params as { missingProperty?: string } | undefined)?.missingProperty;
-  const where = [error.validationContext, path, missing].filter(Boolean).join('.');
-  return `${where}: ${first.message ?? 'is invalid'}`;
+  const params = first.params as { missingProperty?: string; additionalProperty?: string } | undefined;
+  const where = [error.validationContext, path, params?.missingProperty ?? params?.additionalProperty]
+    .filter(Boolean)
+    .join('.');
+  return `${where}: ${params?.additionalProperty ? 'is not a known field' : (first.message ?? 'is invalid')}`;
 }
 
 function sendError(
@@ -277,6 +287,10 @@ function sendError(
   let httpError: HttpError;
   if (error instanceof HttpError) {
     httpError = error;
+  } else if (options.isTimedOut?.(error)) {
+    request.log.warn({ err: error }, 'statement timed out');
+    const renderer = rendererOf(options, request);
+    httpError = renderer.timedOut?.() ?? renderer.unavailable(options.retryAfterSeconds ?? 5);
   } else if (error instanceof UnavailableError || options.isUnavailable?.(error)) {
     // The outage itself is logged once, when it starts and when it ends; each refused request only at debug.
     request.log.debug({ err: error }, 'dependency unavailable');

@@ -56,8 +56,10 @@ export interface ConnectOptions {
   /** PostgreSQL only: how long a request waits for a connection (a new one, or a free one) before failing. */
   connectTimeoutMs?: number;
   /**
-   * PostgreSQL only: how long one statement may wait for its answer before it fails and its connection is
-   * dropped (a stalled network sends no error of its own). 0: no limit, for long batch work.
+   * PostgreSQL only: how long one statement may run. The server cancels it then (`statement_timeout`, an
+   * error the caller can tell from an outage: unavailable.ts `isStatementTimeout`); a statement still
+   * unanswered `STALL_GRACE_MS` later fails on our side and its connection is dropped (a stalled network
+   * sends no error of its own). 0: no limit, for long batch work.
    */
   queryTimeoutMs?: number;
 }
@@ -167,6 +169,12 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
   };
 }
 
+/**
+ * How much longer than `statement_timeout` we wait for the server's own cancellation before taking the
+ * database as stalled: enough for the answer to cross a loaded network and event loop.
+ */
+const STALL_GRACE_MS = 1000;
+
 async function connectPostgres(url: string, options: ConnectOptions): Promise<Storage> {
   const schema = options.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema))
@@ -184,7 +192,12 @@ async function connectPostgres(url: string, options: ConnectOptions): Promise<St
     connectionString: url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
-    ...(options.queryTimeoutMs ? { query_timeout: options.queryTimeoutMs } : {}),
+    ...(options.queryTimeoutMs
+      ? {
+          statement_timeout: options.queryTimeoutMs,
+          query_timeout: options.queryTimeoutMs + STALL_GRACE_MS,
+        }
+      : {}),
     keepAlive: true,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });

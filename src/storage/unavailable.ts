@@ -23,8 +23,8 @@ const SOCKET_CODES = new Set([
   'ENOENT', // a Unix socket that is not there while the server restarts
 ]);
 
-/** SQLite: another process holds the write lock longer than busy_timeout; worth retrying shortly. */
-const SQLITE_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED']);
+/** SQLite: a lock conflict inside one database connection's own use; the database is not usable now. */
+const SQLITE_CODES = new Set(['SQLITE_LOCKED']);
 
 /** node-postgres raises these as plain errors, told apart only by their text. */
 const STALLED =
@@ -45,4 +45,19 @@ export function classifyUnavailable(error: unknown): Unavailability | undefined 
   if (REFUSED.test(error.message)) return 'refused';
   // A pg "Connection terminated" error can arrive wrapped by the driver that saw it first.
   return error.cause === undefined ? undefined : classifyUnavailable(error.cause);
+}
+
+/**
+ * Whether `error` is a statement that ran out of time while the database itself answered: PostgreSQL
+ * cancelled it at `statement_timeout` (SQLSTATE 57014 query_canceled; an administrator's cancel is the same
+ * code, and "try again" suits it too), or SQLite waited `busy_timeout` for another connection's lock
+ * (SQLITE_BUSY, or SQLITE_BUSY_TIMEOUT where the library reports it). Not an outage: the next statement may
+ * well succeed. A statement the server never answers is `stalled` (classifyUnavailable) instead.
+ */
+export function isStatementTimeout(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as Error & { code?: unknown }).code;
+  // SQLITE_BUSY and its extended codes (SQLITE_BUSY_TIMEOUT, _SNAPSHOT, _RECOVERY): a lock not had in time.
+  if (code === '57014' || (typeof code === 'string' && code.startsWith('SQLITE_BUSY'))) return true;
+  return error.cause !== undefined && isStatementTimeout(error.cause);
 }

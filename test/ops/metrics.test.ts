@@ -53,7 +53,12 @@ describe('/metrics with METRICS_TOKEN', { skip: skipWithoutSharedData(...COUNTIE
       body: JSON.stringify({
         place: { countyfips: '48091', state: 'TX', zipcode: '78130' },
         market: 'Individual',
-        household: { income: 40000, people: [{ age: 30 }] },
+        // The generated sample market is of the clock's year.
+        year: new Date(running.clock.now()).getUTCFullYear(),
+        household: {
+          income: 40000,
+          people: [{ age: 30, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+        },
       }),
     });
     assert.equal(search.status, 200, await search.text());

@@ -13,7 +13,12 @@ const KEY = 'd687412e7b53146b2631dc01974ad0a4';
 const SEARCH = JSON.stringify({
   place: { countyfips: '48091', state: 'TX', zipcode: '78130' },
   market: 'Individual',
-  household: { income: 40000, people: [{ age: 30 }] },
+  // The generated sample market is of the clock's year.
+  year: new Date().getUTCFullYear(),
+  household: {
+    income: 40000,
+    people: [{ age: 30, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+  },
 });
 
 let database: TestDatabase;

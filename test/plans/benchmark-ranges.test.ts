@@ -299,7 +299,14 @@ describe(
       const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ year, place, household: { people: [{ age }] } }),
+        body: JSON.stringify({
+          year,
+          place,
+          household: {
+            income: -1,
+            people: [{ age, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+          },
+        }),
       });
       const text = await response.text();
       assert.equal(response.status, 200, `${year} ${place.countyfips} age ${age}: ${text}`);

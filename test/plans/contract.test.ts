@@ -153,6 +153,28 @@ const CORRECTIONS: { where: string; change: string; reason: string; apply(doc: D
     },
   },
   {
+    where:
+      'Plan.max_age_child, tobacco_lookback, covers_nonhyde_abortion, simple_choice, suppression_state, certification, network_adequacy, rx_3mo_mail_order',
+    change:
+      'null when no loaded file states them (no Business Rules PUF rule; the benefit not listed); the last five are in no public file',
+    reason: 'docs/decisions.md#plan-fields: an unknown value is not false, 0 or an empty string',
+    apply(doc) {
+      const p = props(definition(doc, 'Plan'));
+      for (const field of [
+        'max_age_child',
+        'tobacco_lookback',
+        'covers_nonhyde_abortion',
+        'simple_choice',
+        'suppression_state',
+        'certification',
+        'network_adequacy',
+        'rx_3mo_mail_order',
+      ]) {
+        p[field] = nullable(p[field]!);
+      }
+    },
+  },
+  {
     where: 'Plan',
     change: '`rate_source` added (rate-puf, landscape or none)',
     reason: 'whether a premium is a Rate PUF rate or derived from a QHP Landscape file (issue 5)',
@@ -350,7 +372,13 @@ const CALLS: [request: string, schema: string][] = [
 
 /** Priced requests (Idaho 2014, real QHP Landscape premiums), and the CMS schema of each answer. */
 const ADA = { countyfips: '16001', state: 'ID', zipcode: '83702' };
-const adult = (age: number, more: Record<string, unknown> = {}) => ({ age, uses_tobacco: false, ...more });
+const adult = (age: number, more: Record<string, unknown> = {}) => ({
+  age,
+  aptc_eligible: true,
+  gender: 'Female',
+  uses_tobacco: false,
+  ...more,
+});
 const POSTS: [path: string, body: unknown, schema: string][] = [
   [
     '/plans/search',
@@ -399,17 +427,17 @@ const POSTS: [path: string, body: unknown, schema: string][] = [
   ],
   [
     '/households/slcsp',
-    { household: { people: [adult(40)] }, place: ADA, year: 2014 },
+    { household: { income: -1, people: [adult(40)] }, place: ADA, year: 2014 },
     'POST /households/slcsp',
   ],
   [
     '/households/lcsp',
-    { household: { people: [adult(40)] }, place: ADA, year: 2014 },
+    { household: { income: -1, people: [adult(40)] }, place: ADA, year: 2014 },
     'POST /households/lcsp',
   ],
   [
     '/households/lcbp',
-    { household: { people: [adult(40)] }, place: ADA, year: 2014 },
+    { household: { income: -1, people: [adult(40)] }, place: ADA, year: 2014 },
     'POST /households/lcbp',
   ],
   [

@@ -27,8 +27,17 @@ const ID = fixturePlanIds();
 const PLACE = { countyfips: '48209', state: 'TX', zipcode: '78666' };
 const TRAVIS = { countyfips: '48453', state: 'TX', zipcode: '78701' };
 /** One adult of 40 (127.8 % FPL: 94 % CSR) and a child of 8 (CHIP), income 30,000. */
-const FAMILY = { income: 30000, people: [{ age: 40 }, { age: 8 }] };
-const ADULT = { income: 30000, people: [{ age: 34, uses_tobacco: false }] };
+const FAMILY = {
+  income: 30000,
+  people: [
+    { age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+    { age: 8, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+  ],
+};
+const ADULT = {
+  income: 30000,
+  people: [{ age: 34, uses_tobacco: false, aptc_eligible: true, gender: 'Female' }],
+};
 
 interface Range {
   min: number | null;
@@ -249,7 +258,7 @@ describe('issue 17: the priced fixture market (rates loaded)', () => {
         .filter((p) => p.in === 'query' && p.required)
         .map((p) => p.name)
         .sort();
-    assert.deepEqual(required('/rate-areas'), ['fips', 'state', 'year', 'zipcode']);
+    assert.deepEqual(required('/rate-areas'), ['fips', 'state', 'zipcode']);
     assert.deepEqual(required('/plans/{plan_id}/quality-ratings'), ['year']);
     assert.deepEqual(required('/crosswalk'), ['fips', 'plan_id', 'state', 'year', 'zipcode']);
     // Parameters with a default are optional in behaviour, so not required in the document.
@@ -263,7 +272,7 @@ describe('issue 17: the priced fixture market (rates loaded)', () => {
       assert.equal(response.status, 400, `${path}: ${JSON.stringify(body)}`);
       assert.match(body.error!, new RegExp(name), path);
     };
-    await missing('/rate-areas?state=TX&fips=48209&zipcode=78666', 'year');
+    await missing('/rate-areas?state=TX&zipcode=78666', 'fips');
     await missing(`/plans/${ID.silverCsr}/quality-ratings`, 'year');
     await missing(`/crosswalk?year=2025&plan_id=${ID.silverCsr}&zipcode=78666&fips=48209`, 'state');
     assert.equal((await api.get(`/issuers?year=${YEAR}`)).status, 200);

@@ -153,7 +153,7 @@ describe('plan API geography (real HUD, Census and rating-area files)', { skip }
     const invalid: [string, string][] = [
       ['state=TX&zipcode=75001&year=2025', 'fips: must be a 5-digit county FIPS code'],
       ['state=TX&fips=48113&zipcode=7500&year=2025', 'zipcode: must be a 5-digit ZIP code'],
-      ['state=TX&fips=48113&zipcode=75001', 'year: must be a 4-digit year'],
+      ['state=TX&fips=48113&zipcode=75001&year=25', 'year: must be a 4-digit year'],
       ['state=tx&fips=48113&zipcode=75001&year=2025', 'state: must be a 2-letter USPS abbreviation'],
       ['state=ZZ&fips=48113&zipcode=75001&year=2025', 'state: ZZ is not a state'],
       ['state=TX&fips=06037&zipcode=90210&year=2025', 'fips: county 06037 is not in TX'],

@@ -126,8 +126,8 @@ describe('household endpoints (fixture PUF market, Hays County TX, 2026)', () =>
       const [parent, child] = await estimates({
         income: 40000,
         people: [
-          { age: 35, aptc_eligible: true, gender: 'Female' },
-          { age: 8, aptc_eligible: true, gender: 'Male', relationship: 'Child' },
+          { age: 35, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+          { age: 8, aptc_eligible: true, gender: 'Male', relationship: 'Child', uses_tobacco: false },
         ],
       });
       // Medicaid: 40,000 / 21,640 = 184.84 % > 138 (Medicaid 6–18) but ≤ 206 (CHIP).
@@ -142,22 +142,25 @@ describe('household endpoints (fixture PUF market, Hays County TX, 2026)', () =>
     test('Medicaid by category: an infant, a pregnant woman (her unborn child counts), a low-income parent', async () => {
       const [, infant] = await estimates({
         income: 40000,
-        people: [{ age: 30 }, { age: 0, relationship: 'Child' }],
+        people: [
+          { age: 30, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+          { age: 0, relationship: 'Child', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+        ],
       });
       // 184.84 % ≤ 203 (infants).
       assert.deepEqual(infant, none({ is_medicaid_chip: true }));
       // Medicaid household of 2 (she and the child she expects): 40,000 / 21,640 = 184.84 % ≤ 203.
       const [pregnant] = await estimates({
         income: 40000,
-        people: [{ age: 30, is_pregnant: true, gender: 'Female' }],
+        people: [{ age: 30, is_pregnant: true, gender: 'Female', aptc_eligible: true, uses_tobacco: false }],
       });
       assert.deepEqual(pregnant, none({ is_medicaid_chip: true }));
       // A parent at 3,000 / 21,640 = 13.86 % ≤ 19; the child of 5: ≤ 149.
       const family = await estimates({
         income: 3000,
         people: [
-          { age: 30, is_parent: true },
-          { age: 5, relationship: 'Child' },
+          { age: 30, is_parent: true, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+          { age: 5, relationship: 'Child', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
         ],
       });
       assert.deepEqual(family, [none({ is_medicaid_chip: true }), none({ is_medicaid_chip: true })]);
@@ -181,7 +184,17 @@ describe('household endpoints (fixture PUF market, Hays County TX, 2026)', () =>
       // month; benchmark of the 40-year-old 440 × 1.278 × 0.9 = 506.09 → 413.84.
       const [uncovered, covered] = await estimates({
         income: 30000,
-        people: [{ age: 40 }, { age: 38, has_mec: true, relationship: 'Spouse' }],
+        people: [
+          { age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+          {
+            age: 38,
+            has_mec: true,
+            relationship: 'Spouse',
+            aptc_eligible: true,
+            gender: 'Female',
+            uses_tobacco: false,
+          },
+        ],
       });
       assertClose(uncovered!.aptc, 413.84, 'aptc');
       assert.equal(uncovered!.csr, '94% AV Level Silver Plan CSR');
@@ -231,12 +244,18 @@ describe('household endpoints (fixture PUF market, Hays County TX, 2026)', () =>
       const withoutIncome = omit(CMS_HOUSEHOLD, 'income');
       const send = (household: unknown) =>
         post('/households/eligibility/estimates', { ...CMS_ESTIMATE_BODY, household });
-      await assertPlanError(await send(withoutIncome), missingIncome);
+      // Absent, the income (or the household) is a field left out (docs/decisions.md#household-required);
+      // -1 is an income said to be unknown, which an estimate cannot do without.
+      await assertPlanError(await send(withoutIncome), {
+        ...missingIncome,
+        error: 'household.income: is required',
+      });
       await assertPlanError(await send({ ...CMS_HOUSEHOLD, income: -1 }), missingIncome);
-      await assertPlanError(
-        await post('/households/eligibility/estimates', { place: PLACE, year: YEAR }),
-        missingIncome,
-      );
+      const noHousehold = await post('/households/eligibility/estimates', { place: PLACE, year: YEAR });
+      const refused = (await noHousehold.json()) as Record<string, string>;
+      assert.equal(noHousehold.status, 400);
+      assert.equal(refused.code, '1003');
+      assert.match(refused.error!, /^household: .* is required$/);
       await assertPlanError(await send({ income: 52000, people: [] }), {
         code: '1003',
         status: '400',
@@ -272,10 +291,16 @@ describe('household endpoints (fixture PUF market, Hays County TX, 2026)', () =>
     test('tobacco is ignored (26 CFR 1.36B-3(f))', async () => {
       // At 21, ignoring tobacco: 390 (silverTobacco), 396 (440 × 0.9), 400, 430 → 396. Rating the user's
       // tobacco rate (487.50) would make silverCsr 400 the second.
-      const smoker = { income: 52000, people: [{ age: 21, uses_tobacco: true }] };
+      const smoker = {
+        income: 52000,
+        people: [{ age: 21, uses_tobacco: true, aptc_eligible: true, gender: 'Female' }],
+      };
       assert.deepEqual(await lowest('/households/slcsp', smoker), answer('silverEhb', 396));
       assert.deepEqual(
-        await lowest('/households/slcsp', { income: 52000, people: [{ age: 21 }] }),
+        await lowest('/households/slcsp', {
+          income: 52000,
+          people: [{ age: 21, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+        }),
         answer('silverEhb', 396),
       );
     });
@@ -283,7 +308,13 @@ describe('household endpoints (fixture PUF market, Hays County TX, 2026)', () =>
     test('a couple: the EHB share of the household premium', async () => {
       // silverEhb: (440 × 1.278 + 440 × 1.246) × 0.9 = (562.32 + 548.24) × 0.9 = 999.504 → 999.50;
       // silverTobacco 984.36 is the lowest, silverCsr 1,009.60 the third.
-      const couple = { income: 52000, people: [{ age: 40 }, { age: 38, relationship: 'Spouse' }] };
+      const couple = {
+        income: 52000,
+        people: [
+          { age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+          { age: 38, relationship: 'Spouse', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+        ],
+      };
       assert.deepEqual(await lowest('/households/slcsp', couple), answer('silverEhb', 999.5));
       // The same where issuer 99995 (no silver plan) is not sold.
       assert.deepEqual(await lowest('/households/slcsp', couple, OUTSIDE), answer('silverEhb', 999.5));
@@ -365,7 +396,10 @@ describe('household endpoints (fixture PUF market, Hays County TX, 2026)', () =>
       // Self-only: a spouse changes nothing.
       const couple = {
         ...CMS_HOUSEHOLD,
-        people: [...CMS_HOUSEHOLD.people, { age: 60, relationship: 'Spouse' }],
+        people: [
+          ...CMS_HOUSEHOLD.people,
+          { age: 60, relationship: 'Spouse', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+        ],
       };
       assert.deepEqual(await ichra(41.86, couple), { affordable: true, premium: 473.46 });
     });
@@ -373,7 +407,10 @@ describe('household endpoints (fixture PUF market, Hays County TX, 2026)', () =>
     test('an employee with other coverage (has_mec) → 1003, not a $0 premium', async () => {
       await assertPlanError(
         await post('/households/ichra', {
-          household: { income: 50_000, people: [{ age: 30, has_mec: true }] },
+          household: {
+            income: 50_000,
+            people: [{ age: 30, has_mec: true, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+          },
           place: PLACE,
           hra: 100,
           year: YEAR,
@@ -388,9 +425,9 @@ describe('household endpoints (fixture PUF market, Hays County TX, 2026)', () =>
     });
 
     test('no income → 1003; no silver plan → 1016', async () => {
-      const withoutIncome = omit(CMS_HOUSEHOLD, 'income');
+      const unknownIncome = { ...CMS_HOUSEHOLD, income: -1 };
       await assertPlanError(
-        await post('/households/ichra', { household: withoutIncome, place: PLACE, hra: 500, year: YEAR }),
+        await post('/households/ichra', { household: unknownIncome, place: PLACE, hra: 500, year: YEAR }),
         {
           code: '1003',
           status: '400',

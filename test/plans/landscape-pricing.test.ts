@@ -186,7 +186,9 @@ interface Place {
 }
 interface Person {
   age: number;
-  uses_tobacco?: boolean;
+  aptc_eligible: boolean;
+  gender: 'Female' | 'Male';
+  uses_tobacco: boolean;
   last_tobacco_use_date?: string;
   relationship?: string;
   current_enrollment?: { plan_id: string; uses_tobacco?: boolean };
@@ -200,7 +202,7 @@ const DONA_ANA_NM: Place = { countyfips: '35013', state: 'NM', zipcode: '88001' 
 const MULTNOMAH_OR: Place = { countyfips: '41051', state: 'OR', zipcode: '97201' };
 
 const dollars = (amount: number) => amount / 100;
-const adult40: Person[] = [{ age: 40 }];
+const adult40: Person[] = [{ age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false }];
 
 describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { skip }, () => {
   const api = planApiSuite(loads);
@@ -231,7 +233,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
         year,
         place,
         market: 'Individual',
-        household: { people, ...(income === undefined ? {} : { income }) },
+        household: { people, income: income ?? -1 },
         limit: 100,
         offset,
       });
@@ -287,7 +289,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
       const slcsp = await post<Record<string, unknown>>('/households/slcsp', {
         year: 2016,
         place: CLARK_NV,
-        household: { people: adult40 },
+        household: { income: -1, people: adult40 },
       });
       assert.deepEqual(slcsp, {
         id: '95865NV0030014',
@@ -341,7 +343,9 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
 
     test('a child (the 0–20 band) pays the file’s "Premium Child"; catastrophic plans are shown to under-30s', async () => {
       for (const age of [0, 10, 20]) {
-        const answer = await search(2016, CLARK_NV, [{ age }]);
+        const answer = await search(2016, CLARK_NV, [
+          { age, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+        ]);
         const expected = file();
         assert.equal(answer.total, expected.length, `age ${age}`);
         const got = byId(answer.plans);
@@ -352,7 +356,10 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
     });
 
     test('a couple of 40-year-olds: 2 × age 40, which is the file’s "Premium Couple 40"', async () => {
-      const answer = await search(2016, CLARK_NV, [{ age: 40 }, { age: 40, relationship: 'Spouse' }]);
+      const answer = await search(2016, CLARK_NV, [
+        { age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+        { age: 40, relationship: 'Spouse', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+      ]);
       const got = byId(answer.plans);
       for (const plan of file().filter((p) => p.metal !== 'Catastrophic')) {
         const couple = cents(plan.row[COUPLE40]);
@@ -362,8 +369,20 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
     });
 
     test('four children under 21 cost what the three oldest cost: the file’s "Couple+3 or more children, age 40"', async () => {
-      const parents: Person[] = [{ age: 40 }, { age: 40, relationship: 'Spouse' }];
-      const kids = [19, 16, 12, 3].map((age) => ({ age, relationship: 'Child' }));
+      const parents: Person[] = [
+        { age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+        { age: 40, relationship: 'Spouse', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+      ];
+      const kids = [19, 16, 12, 3].map(
+        (age) =>
+          ({
+            age,
+            relationship: 'Child',
+            aptc_eligible: true,
+            gender: 'Female',
+            uses_tobacco: false,
+          }) as const,
+      );
       const four = byId((await search(2016, CLARK_NV, [...parents, ...kids])).plans);
       const three = byId((await search(2016, CLARK_NV, [...parents, ...kids.slice(0, 3)])).plans);
       for (const plan of file().filter((p) => p.metal !== 'Catastrophic')) {
@@ -376,7 +395,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
     });
 
     test('a tobacco user: no premium (the files publish non-tobacco premiums only), and the benchmark ignores tobacco', async () => {
-      const smoker: Person[] = [{ age: 40, uses_tobacco: true }];
+      const smoker: Person[] = [{ age: 40, uses_tobacco: true, aptc_eligible: true, gender: 'Female' }];
       const answer = await search(2016, CLARK_NV, smoker);
       assert.equal(answer.total, 51);
       for (const plan of answer.plans) {
@@ -391,14 +410,14 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
       const slcsp = await post<{ premium: number }>('/households/slcsp', {
         year: 2016,
         place: CLARK_NV,
-        household: { people: smoker },
+        household: { income: -1, people: smoker },
       });
       assert.equal(slcsp.premium, 260.91);
       // The lowest-cost bronze premium is the premium the smoker pays: none is known.
       const lcbp = await call('/households/lcbp', {
         year: 2016,
         place: CLARK_NV,
-        household: { people: smoker },
+        household: { income: -1, people: smoker },
       });
       await assertPlanError(lcbp, {
         code: '1016',
@@ -411,10 +430,22 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
     test('tobacco look-back: use 12 months before the effective date is not use; an enrolment keeps its status', async () => {
       // No Business Rules PUF loaded: the federal 6-month look-back (45 CFR 144.103).
       const former = await search(2016, CLARK_NV, [
-        { age: 40, uses_tobacco: true, last_tobacco_use_date: '2015-01-01' },
+        {
+          age: 40,
+          uses_tobacco: true,
+          last_tobacco_use_date: '2015-01-01',
+          aptc_eligible: true,
+          gender: 'Female',
+        },
       ]);
       const recent = await search(2016, CLARK_NV, [
-        { age: 40, uses_tobacco: true, last_tobacco_use_date: '2015-10-01' },
+        {
+          age: 40,
+          uses_tobacco: true,
+          last_tobacco_use_date: '2015-10-01',
+          aptc_eligible: true,
+          gender: 'Female',
+        },
       ]);
       const plan = file().find((p) => p.id === '95865NV0030014')!;
       assert.equal(byId(former.plans).get(plan.id)!.premium, dollars(cents(plan.row[P40])));
@@ -425,8 +456,15 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
         place: CLARK_NV,
         market: 'Individual',
         household: {
+          income: -1,
           people: [
-            { age: 40, uses_tobacco: true, current_enrollment: { plan_id: plan.id, uses_tobacco: false } },
+            {
+              age: 40,
+              uses_tobacco: true,
+              current_enrollment: { plan_id: plan.id, uses_tobacco: false },
+              aptc_eligible: true,
+              gender: 'Female',
+            },
           ],
         },
         plan_ids: [plan.id, '95865NV0030047', '99999NV9999999'],
@@ -442,7 +480,14 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
 
     test('derived ages follow the curve from the published columns (45, 64+, and the 0–20 band)', async () => {
       const plans = file().filter((p) => p.metal !== 'Catastrophic');
-      const at = async (age: number) => byId((await search(2016, CLARK_NV, [{ age }])).plans);
+      const at = async (age: number) =>
+        byId(
+          (
+            await search(2016, CLARK_NV, [
+              { age, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+            ])
+          ).plans,
+        );
       const [age45, age64, age70, age18] = await Promise.all([at(45), at(64), at(70), at(18)]);
       for (const plan of plans) {
         const p21 = cents(plan.row[P21]);
@@ -475,7 +520,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
     test('plan search stats: one entry per metal level, counts as the file lists them', async () => {
       const stats = await post<{ metal_level: string; total: number; premiums: { min: number } }[]>(
         '/plans/search/stats',
-        { year: 2016, place: CLARK_NV, market: 'Individual', household: { people: adult40 } },
+        { year: 2016, place: CLARK_NV, market: 'Individual', household: { income: -1, people: adult40 } },
       );
       const counts: Record<string, number> = {};
       for (const plan of file().filter((p) => p.metal !== 'Catastrophic')) {
@@ -537,7 +582,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
       const slcsp = await post<{ id: string; premium: number }>('/households/slcsp', {
         year: 2016,
         place: HONOLULU_HI,
-        household: { people: adult40 },
+        household: { income: -1, people: adult40 },
       });
       assert.equal(slcsp.premium, dollars(expected));
       const plan = silver.find((p) => p.id === slcsp.id)!;
@@ -547,7 +592,10 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
     test('a couple at 300 % FPL (Hawaii guidelines, 9.66 %): credit = couple SLCSP − contribution', async () => {
       // 2015 Hawaii poverty guideline for two: $13,550 + $4,780 = $18,330; 300 % = $54,990 (9.66 %).
       const income = 54_990;
-      const couple: Person[] = [{ age: 60 }, { age: 60, relationship: 'Spouse' }];
+      const couple: Person[] = [
+        { age: 60, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+        { age: 60, relationship: 'Spouse', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+      ];
       const slcsp = fileSlcsp(file(), (p) => 2 * cents(p.row['premium adult individual age 60']));
       const contributionExact = contribution(income, 966);
       assert.ok(slcsp > contributionExact, 'a credit is due');
@@ -632,10 +680,10 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
       // Medicaid 199.6 % of the 2016 one ($24,300): children 6–18 qualify up to 245 % in NM, adults to 138 %.
       const income = 48_500;
       const family: Person[] = [
-        { age: 40 },
-        { age: 40, relationship: 'Spouse' },
-        { age: 12, relationship: 'Child' },
-        { age: 8, relationship: 'Child' },
+        { age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+        { age: 40, relationship: 'Spouse', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+        { age: 12, relationship: 'Child', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+        { age: 8, relationship: 'Child', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
       ];
       const plans = file();
       const parents = (p: FilePlan) => 2 * cents(p.row[P40]);
@@ -674,7 +722,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
 
     test('/households/slcsp, /lcsp and /lcbp for a 40-year-old, from the file', async () => {
       const plans = file();
-      const body = { year: 2016, place: BERNALILLO_NM, household: { people: adult40 } };
+      const body = { year: 2016, place: BERNALILLO_NM, household: { income: -1, people: adult40 } };
       const lowest = (metal: string) =>
         Math.min(...plans.filter((p) => p.metal === metal).map((p) => cents(p.row[P40])));
       const slcsp = await post<{ premium: number; metal_level: string }>('/households/slcsp', body);
@@ -696,7 +744,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
       const benchmark = await post<{ id: string }>('/households/slcsp', {
         year: 2016,
         place: BERNALILLO_NM,
-        household: { people: adult40 },
+        household: { income: -1, people: adult40 },
       });
       const answer = await post<{ plan: Priced & Record<string, unknown>; rate_area: unknown }>(
         `/plans/${benchmark.id}`,
@@ -720,7 +768,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
         year: 2016,
         place: { countyfips: '32003', state: 'NV', zipcode: '89101' },
         market: 'Individual',
-        household: { people: adult40 },
+        household: { income: -1, people: adult40 },
       });
       assert.equal(elsewhere.status, 404);
       assert.equal(((await elsewhere.json()) as { code: string }).code, '1006');
@@ -771,8 +819,20 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
     });
 
     test('four children: the sum of the members’ published premiums; the 2014 tier column rounds once', async () => {
-      const parents: Person[] = [{ age: 40 }, { age: 40, relationship: 'Spouse' }];
-      const kids = [17, 14, 9, 2].map((age) => ({ age, relationship: 'Child' }));
+      const parents: Person[] = [
+        { age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+        { age: 40, relationship: 'Spouse', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+      ];
+      const kids = [17, 14, 9, 2].map(
+        (age) =>
+          ({
+            age,
+            relationship: 'Child',
+            aptc_eligible: true,
+            gender: 'Female',
+            uses_tobacco: false,
+          }) as const,
+      );
       const got = byId((await search(2014, ADA_ID, [...parents, ...kids])).plans);
       const gaps = new Map<number, number>();
       for (const plan of file().filter((p) => p.metal !== 'Catastrophic')) {
@@ -804,7 +864,14 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
       const income = 34_470;
       const slcsp = fileSlcsp(file(), (p) => cents(p.row['premium adult individual age 60']));
       const contributionExact = contribution(income, 950);
-      const body = { year: 2014, place: ADA_ID, household: { income, people: [{ age: 60 }] } };
+      const body = {
+        year: 2014,
+        place: ADA_ID,
+        household: {
+          income,
+          people: [{ age: 60, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+        },
+      };
       assert.equal((await post<{ premium: number }>('/households/slcsp', body)).premium, dollars(slcsp));
       const { estimates } = await post<{ estimates: { aptc: number }[] }>(
         '/households/eligibility/estimates',
@@ -840,7 +907,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
         const adults = plans.filter((p) => p.metal !== 'Catastrophic');
         const [adult, child] = await Promise.all([
           search(year, place, adult40),
-          search(year, place, [{ age: 12 }]),
+          search(year, place, [{ age: 12, aptc_eligible: true, gender: 'Female', uses_tobacco: false }]),
         ]);
         assert.equal(adult.total, adults.length);
         assert.equal(child.total, plans.length);
@@ -855,7 +922,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
         const slcsp = await post<{ premium: number }>('/households/slcsp', {
           year,
           place,
-          household: { people: adult40 },
+          household: { income: -1, people: adult40 },
         });
         assert.equal(slcsp.premium, dollars(fileSlcsp(plans, (p) => cents(p.row[P40]))));
       });
@@ -911,7 +978,11 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
           }
         }
         const child = byId(
-          (await search(2014, { countyfips: county, state: 'ID', zipcode }, [{ age: 5 }])).plans,
+          (
+            await search(2014, { countyfips: county, state: 'ID', zipcode }, [
+              { age: 5, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+            ])
+          ).plans,
         );
         for (const plan of plans.filter((p) => rates.has(p.id))) {
           assert.equal(child.get(plan.id)!.premium, dollars(rates.get(plan.id)![1]), `${plan.id} child`);
@@ -938,7 +1009,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
       assert.ok(whole.length > 0, 'whole-dollar rows');
       const [age40, age45] = await Promise.all([
         search(2015, MULTNOMAH_OR, adult40),
-        search(2015, MULTNOMAH_OR, [{ age: 45 }]),
+        search(2015, MULTNOMAH_OR, [{ age: 45, aptc_eligible: true, gender: 'Female', uses_tobacco: false }]),
       ]);
       assert.equal(age40.total, plans.length);
       const got40 = byId(age40.plans);
@@ -998,7 +1069,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
       const slcsp = await post<{ premium: number }>('/households/slcsp', {
         year: 2017,
         place: { countyfips: '16057', state: 'ID', zipcode: '83843' },
-        household: { people: adult40 },
+        household: { income: -1, people: adult40 },
       });
       assert.equal(slcsp.premium, dollars(expected));
     });

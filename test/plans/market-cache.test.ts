@@ -33,7 +33,10 @@ test('a rating-area table of an earlier year, loaded again, reaches the cached m
       place: PLACE,
       market: 'Individual',
       year: YEAR,
-      household: { people: [{ age: 40 }] },
+      household: {
+        income: -1,
+        people: [{ age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+      },
     });
     const text = await response.text();
     assert.equal(response.status, 200, text);
@@ -78,7 +81,14 @@ test('a ZIP the HUD crosswalk places in other counties only → 1003; market yea
     ]),
   );
   const post = (body: Record<string, unknown>) =>
-    postJson(api.running.url, SANDBOX_KEY, '/plans/search', { market: 'Individual', ...body });
+    postJson(api.running.url, SANDBOX_KEY, '/plans/search', {
+      market: 'Individual',
+      household: {
+        income: -1,
+        people: [{ age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+      },
+      ...body,
+    });
   const wrongZip = await post({ place: { ...PLACE, zipcode: '78130' }, year: YEAR });
   const wrong = (await wrongZip.json()) as Record<string, string>;
   assert.equal(wrongZip.status, 400);

@@ -23,7 +23,10 @@ const OUTSIDE = { ...PLACE, zipcode: '78640' };
  * 40): silverTobacco 390 × 1.278 = 498.42, silverEhb 440 × 1.278 × 0.9 = 562.32 × 0.9 = 506.09,
  * silverCsr 511.20, silverNoCsr 549.54 → 506.09. APTC 506.09 − 155.00 = 351.09; CSR 87 % (150–200 %).
  */
-const HOUSEHOLD_A = { income: 30000, people: [{ age: 40, aptc_eligible: true, gender: 'Female' }] };
+const HOUSEHOLD_A = {
+  income: 30000,
+  people: [{ age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+};
 
 interface CostLimit {
   type: string;
@@ -168,12 +171,11 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
     });
 
     test('POST /plans: $20,000, a man of 34, aptc_override 100, CSR73, catastrophic_override', async () => {
-      const answer = await ok<{ plans: Plan[] }>('/plans', {
-        household: {
-          income: 20000,
-          people: [{ age: 34, is_pregnant: false, is_parent: false, uses_tobacco: false, gender: 'Male' }],
-          has_married_couple: false,
-        },
+      // This example alone leaves out `aptc_eligible`, which a person must state
+      // (docs/decisions.md#household-required): as printed it is refused, naming the field.
+      const man = { age: 34, is_pregnant: false, is_parent: false, uses_tobacco: false, gender: 'Male' };
+      const example = {
+        household: { income: 20000, people: [man], has_married_couple: false },
         place: PLACE,
         market: 'Individual',
         plan_ids: [ID.silverCsr, ID.catastrophic],
@@ -181,6 +183,16 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
         aptc_override: 100,
         csr_override: 'CSR73',
         catastrophic_override: true,
+      };
+      await assertPlanError(await post('/plans', example), {
+        code: '1003',
+        status: '400',
+        message: 'invalid plans request',
+        error: 'household.people[0].aptc_eligible: is required',
+      });
+      const answer = await ok<{ plans: Plan[] }>('/plans', {
+        ...example,
+        household: { ...example.household, people: [{ ...man, aptc_eligible: true }] },
       });
       // 400 × 1.214 − 100; the catastrophic plan gets no credit: 250 × 1.214.
       assert.deepEqual(premiums(answer.plans), [
@@ -204,7 +216,12 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
         [70, 1200], // past 64 the 64 rate applies
       ];
       for (const [age, premium] of cases) {
-        const plan = await onePlan('silverCsr', { household: { people: [{ age }] } });
+        const plan = await onePlan('silverCsr', {
+          household: {
+            income: -1,
+            people: [{ age, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+          },
+        });
         assert.equal(plan.premium, premium, `age ${age}`);
         assert.equal(plan.premium_w_credit, premium, `age ${age}: no income, no credit`);
       }
@@ -214,14 +231,41 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
       const price = async (household: Record<string, unknown>) =>
         (await onePlan('silverCsr', { household })).premium;
       // Born 1992-03-15: 33 on 2026-01-01 (400 × 1.198), 34 on 2026-06-01 (400 × 1.214).
-      assert.equal(await price({ people: [{ dob: '1992-03-15' }] }), 479.2);
-      assert.equal(await price({ effective_date: '2026-06-01', people: [{ dob: '1992-03-15' }] }), 485.6);
-      assert.equal(await price({ people: [{ age: 21, dob: '1992-03-15' }] }), 400);
+      assert.equal(
+        await price({
+          income: -1,
+          people: [{ dob: '1992-03-15', aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+        }),
+        479.2,
+      );
+      assert.equal(
+        await price({
+          income: -1,
+          effective_date: '2026-06-01',
+          people: [{ dob: '1992-03-15', aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+        }),
+        485.6,
+      );
+      assert.equal(
+        await price({
+          income: -1,
+          people: [
+            { age: 21, dob: '1992-03-15', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+          ],
+        }),
+        400,
+      );
     });
 
     test('tobacco: the tobacco rate where the Rate PUF has one, within the 6-month look-back', async () => {
       const at = async (person: Record<string, unknown>) => {
-        const answer = await search({ household: { people: [{ age: 21, ...person }] }, limit: 100 });
+        const answer = await search({
+          household: {
+            income: -1,
+            people: [{ age: 21, aptc_eligible: true, gender: 'Female', uses_tobacco: false, ...person }],
+          },
+          limit: 100,
+        });
         const price = new Map(answer.plans.map((p) => [KEY_OF.get(p.id), p.premium]));
         return [price.get('silverTobacco'), price.get('goldTobacco'), price.get('silverCsr')];
       };
@@ -240,20 +284,32 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
     });
 
     test('only the three oldest children under 21 are rated (45 CFR 147.102(c)(1))', async () => {
-      const child = (age: number) => ({ age, relationship: 'Child' });
-      const parent = { age: 40, relationship: 'Self' };
+      const child = (age: number) => ({
+        age,
+        relationship: 'Child',
+        aptc_eligible: true,
+        gender: 'Female',
+        uses_tobacco: false,
+      });
+      const parent = {
+        age: 40,
+        relationship: 'Self',
+        aptc_eligible: true,
+        gender: 'Female',
+        uses_tobacco: false,
+      };
       const five = await onePlan('silverCsr', {
-        household: { people: [parent, child(3), child(16), child(8), child(12), child(10)] },
+        household: { income: -1, people: [parent, child(3), child(16), child(8), child(12), child(10)] },
       });
       const three = await onePlan('silverCsr', {
-        household: { people: [parent, child(16), child(12), child(10)] },
+        household: { income: -1, people: [parent, child(16), child(12), child(10)] },
       });
       // 511.20 + 16: 400 × 0.859 = 343.60 + 12 and 10: 306.00 each = 1,466.80.
       assert.equal(five.premium, 1466.8);
       assert.equal(three.premium, 1466.8);
       // A dependant of 21 is no child under 21: rated at the adult rate.
       const adultChild = await onePlan('silverCsr', {
-        household: { people: [parent, child(16), child(12), child(10), child(21)] },
+        household: { income: -1, people: [parent, child(16), child(12), child(10), child(21)] },
       });
       assert.equal(adultChild.premium, 1866.8);
     });
@@ -262,7 +318,17 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
       const plan = await onePlan('silverCsr', {
         household: {
           income: 30000,
-          people: [{ age: 40 }, { age: 38, has_mec: true, relationship: 'Spouse' }],
+          people: [
+            { age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+            {
+              age: 38,
+              has_mec: true,
+              relationship: 'Spouse',
+              aptc_eligible: true,
+              gender: 'Female',
+              uses_tobacco: false,
+            },
+          ],
         },
       });
       // Premium: the 40-year-old only. FPL for 2: 30,000 / 21,150 = 141.84 % → 3.14 + 1.05 × 8.84 / 17 =
@@ -300,7 +366,13 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
     test('premium_w_credit is never negative; a plan without a rate says so (premium null)', async () => {
       // 64, $20,000: 127.80 % FPL → 2.10 %, 35.00 a month. Benchmark at 64: silverTobacco 1,170.00,
       // silverEhb 1,320 × 0.9 = 1,188.00, silverCsr 1,200.00 → 1,188.00. APTC 1,153.00.
-      const answer = await search({ household: { income: 20000, people: [{ age: 64 }] }, limit: 100 });
+      const answer = await search({
+        household: {
+          income: 20000,
+          people: [{ age: 64, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+        },
+        limit: 100,
+      });
       assert.deepEqual(premiums(answer.plans), [
         ['bronzeExpanded', 960, 0], // equal premiums after credit: by plan id
         ['partialBronze', 840, 0],
@@ -324,7 +396,10 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
       assert.equal(missing.aptc_eligible_premium, null);
       assert.equal(answer.plans[0]!.premium_unavailable, undefined);
       const desc = await search({
-        household: { income: 20000, people: [{ age: 64 }] },
+        household: {
+          income: 20000,
+          people: [{ age: 64, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+        },
         order: 'desc',
         limit: 100,
       });
@@ -333,7 +408,14 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
     });
 
     test("aptc_override without an income: the override is the credit, up to each plan's EHB premium", async () => {
-      const answer = await search({ household: { people: [{ age: 40 }] }, aptc_override: 600, limit: 100 });
+      const answer = await search({
+        household: {
+          income: -1,
+          people: [{ age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+        },
+        aptc_override: 600,
+        limit: 100,
+      });
       const plan = new Map(answer.plans.map((p) => [KEY_OF.get(p.id), p]));
       assert.equal(plan.get('silverCsr')!.premium_w_credit, 0); // 511.20 − min(600, 511.20)
       assert.equal(plan.get('platinum')!.premium_w_credit, 166.8); // 766.80 − 600
@@ -349,7 +431,13 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
 
     test('the CSR variant of silver plans: 94 % at 140 % FPL, the standard one elsewhere', async () => {
       // 21,910 / 15,650 = 140.00 % FPL → 94 % AV silver variant (45 CFR 155.305(g)(2)(i)).
-      const answer = await search({ household: { income: 21910, people: [{ age: 40 }] }, limit: 100 });
+      const answer = await search({
+        household: {
+          income: 21910,
+          people: [{ age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+        },
+        limit: 100,
+      });
       const plan = new Map(answer.plans.map((p) => [KEY_OF.get(p.id), p]));
       assert.deepEqual(inNetworkDeductibles(plan.get('silverCsr')!), ['94% AV Level Silver Plan CSR: 300']);
       assert.deepEqual(inNetworkDeductibles(plan.get('silverEhb')!), ['94% AV Level Silver Plan CSR: 0']);
@@ -363,7 +451,13 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
         '87% AV Level Silver Plan CSR: 1500',
       ]);
       // Above 250 % FPL: none.
-      const high = await search({ household: { income: 60000, people: [{ age: 40 }] }, limit: 100 });
+      const high = await search({
+        household: {
+          income: 60000,
+          people: [{ age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+        },
+        limit: 100,
+      });
       assert.deepEqual(inNetworkDeductibles(high.plans.find((p) => p.id === ID.silverCsr)!), [
         'Exchange variant (no CSR): 5000',
       ]);
@@ -371,7 +465,13 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
 
     test('no credit and no CSR for income -1 (unknown) or for a person not aptc_eligible', async () => {
       const silver = { metal_levels: ['Silver'] };
-      const unknown = await search({ household: { income: -1, people: [{ age: 40 }] }, filter: silver });
+      const unknown = await search({
+        household: {
+          income: -1,
+          people: [{ age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+        },
+        filter: silver,
+      });
       assert.deepEqual(premiums(unknown.plans), [
         ['silverTobacco', 498.42, 498.42],
         ['silverCsr', 511.2, 511.2],
@@ -380,7 +480,10 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
       ]);
       // 140 % FPL, but the person may not have the credit, so no CSR either (45 CFR 155.305(g)(1)(i)).
       const barred = await search({
-        household: { income: 21910, people: [{ age: 40, aptc_eligible: false }] },
+        household: {
+          income: 21910,
+          people: [{ age: 40, aptc_eligible: false, gender: 'Female', uses_tobacco: false }],
+        },
         filter: silver,
       });
       assert.deepEqual(
@@ -392,7 +495,10 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
 
     test('csr_override shows that variant without an income', async () => {
       const answer = await search({
-        household: { people: [{ age: 40 }] },
+        household: {
+          income: -1,
+          people: [{ age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+        },
         csr_override: 'CSR73',
         limit: 100,
       });
@@ -419,13 +525,28 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
     test('hidden for a 40-year-old, shown when every member is under 30, and by catastrophic_override', async () => {
       const forty = await search({ household: HOUSEHOLD_A, limit: 100 });
       assert.ok(!keys(forty.plans).includes('catastrophic'));
-      const young = await search({ household: { people: [{ age: 25 }, { age: 28 }] }, limit: 100 });
+      const young = await search({
+        household: {
+          income: -1,
+          people: [
+            { age: 25, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+            { age: 28, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+          ],
+        },
+        limit: 100,
+      });
       assert.equal(young.total, 12);
       const catastrophic = young.plans.find((p) => p.id === ID.catastrophic)!;
       // 250 × 1.004 + 250 × 1.087 = 251.00 + 271.75.
       assert.equal(catastrophic.premium, 522.75);
       const suppressed = await search({
-        household: { people: [{ age: 25 }, { age: 28 }] },
+        household: {
+          income: -1,
+          people: [
+            { age: 25, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+            { age: 28, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+          ],
+        },
         catastrophic_override: false,
         limit: 100,
       });
@@ -439,7 +560,13 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
     });
 
     test('shown to an adult in the coverage gap (hardship exemption)', async () => {
-      const answer = await search({ household: { income: 10000, people: [{ age: 40 }] }, limit: 100 });
+      const answer = await search({
+        household: {
+          income: 10000,
+          people: [{ age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+        },
+        limit: 100,
+      });
       assert.ok(keys(answer.plans).includes('catastrophic'));
     });
   });
@@ -534,21 +661,14 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
       assert.equal((await search({ household: HOUSEHOLD_A, market: 'SHOP' })).total, 0);
     });
 
-    test('sort total_costs: 12 × premium after credit + the deductible shown', async () => {
-      const answer = await search({ household: HOUSEHOLD_A, sort: 'total_costs', limit: 100 });
-      assert.deepEqual(keys(answer.plans), [
-        'silverCsr', // 12 × 160.11 + 1,500 = 3,421.32
-        'silverEhb', // 12 × 211.23 + 1,000 = 3,534.76
-        'silverTobacco', // 12 × 147.33 + 2,000 = 3,767.96
-        'goldTobacco', // 4,761.64
-        'goldNoAge64', // 4,954.92
-        'platinum', // 4,988.52
-        'partialGold', // 5,148.20
-        'silverNoCsr', // 6,881.40
-        'bronzeExpanded', // 7,694.44
-        'bronzeHsa', // 7,887.72
-        'partialBronze', // 8,081.00
-      ]);
+    test('sort total_costs without estimates (no Benefits PUF, no levels): all unknown, so by premium', async () => {
+      // total_costs = 12 × premium after credit + oopc (test/plans/oopc-api.test.ts sorts by it with
+      // estimates); here no plan has an estimate, every key is unknown and ties go by premium, then id.
+      const byTotal = await search({ household: HOUSEHOLD_A, sort: 'total_costs', limit: 100 });
+      const byPremium = await search({ household: HOUSEHOLD_A, sort: 'premium', limit: 100 });
+      assert.ok(byTotal.plans.every((p) => p.oopc === -1));
+      assert.deepEqual(keys(byTotal.plans), keys(byPremium.plans));
+      assert.deepEqual(keys(byTotal.plans).slice(0, 3), ['partialBronze', 'bronzeHsa', 'bronzeExpanded']);
     });
 
     test('sort by premium, deductible and quality rating, ascending or descending', async () => {
@@ -612,7 +732,13 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
       assert.equal((await search({ household: HOUSEHOLD_A, limit: 100 })).plans.length, 11);
       assert.deepEqual((await search({ household: HOUSEHOLD_A, offset: 50 })).plans, []);
       await assertPlanError(
-        await post('/plans/search', { place: PLACE, market: 'Individual', year: YEAR, limit: 101 }),
+        await post('/plans/search', {
+          place: PLACE,
+          market: 'Individual',
+          year: YEAR,
+          household: HOUSEHOLD_A,
+          limit: 101,
+        }),
         {
           code: '1003',
           status: '400',
@@ -690,8 +816,8 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
       assert.ok(!keys(outside.plans).some((k) => k.startsWith('partial')));
     });
 
-    test('no household: every plan listed, unpriced', async () => {
-      const answer = await search({ limit: 100 });
+    test('nobody in the household: every plan listed, unpriced', async () => {
+      const answer = await search({ household: { income: -1, people: [] }, limit: 100 });
       // No people: nobody is over 30, so catastrophic plans are listed too.
       assert.equal(answer.total, 12);
       for (const plan of answer.plans) {
@@ -714,7 +840,11 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
           place: PLACE,
           market: 'Individual',
           year: YEAR,
-          household: { effective_date: '2027-02-01', people: [{ age: 40 }] },
+          household: {
+            income: -1,
+            effective_date: '2027-02-01',
+            people: [{ age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+          },
         }),
       );
       const body = (await response.json()) as Record<string, string>;
@@ -749,22 +879,27 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
 
     const PLACE_FIX = 'place: countyfips (5 digits), state (2 letters) and zipcode (5 digits) are required';
     const invalid: [string, Record<string, unknown>, string, string][] = [
-      ['no place', { market: 'Individual', year: YEAR }, 'invalid plan search request', PLACE_FIX],
+      [
+        'no place',
+        { market: 'Individual', year: YEAR, household: HOUSEHOLD_A },
+        'invalid plan search request',
+        PLACE_FIX,
+      ],
       [
         'a 4-digit countyfips',
-        { place: { ...PLACE, countyfips: '4820' }, market: 'Individual', year: YEAR },
+        { place: { ...PLACE, countyfips: '4820' }, market: 'Individual', year: YEAR, household: HOUSEHOLD_A },
         'invalid plan search request',
         'place.countyfips: must match pattern "^[0-9]{5}$"',
       ],
       [
         'no market',
-        { place: PLACE, year: YEAR },
+        { place: PLACE, year: YEAR, household: HOUSEHOLD_A },
         'invalid plan search request',
         'market: Individual, SHOP or Any is required',
       ],
       [
         'a county of another state',
-        { place: { ...PLACE, state: 'OK' }, market: 'Individual', year: YEAR },
+        { place: { ...PLACE, state: 'OK' }, market: 'Individual', year: YEAR, household: HOUSEHOLD_A },
         'invalid place',
         'place.countyfips: 48209 is not a county of OK',
       ],
@@ -774,7 +909,19 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
           place: PLACE,
           market: 'Individual',
           year: YEAR,
-          household: { people: [{ age: 40 }, { age: 70, relationship: 'Stepparent' }] },
+          household: {
+            income: -1,
+            people: [
+              { age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+              {
+                age: 70,
+                relationship: 'Stepparent',
+                aptc_eligible: true,
+                gender: 'Female',
+                uses_tobacco: false,
+              },
+            ],
+          },
         },
         'invalid household request',
         'household.people[1].relationship: "Stepparent" is not valid for market year 2026',
@@ -785,32 +932,62 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
           place: PLACE,
           market: 'Individual',
           year: YEAR,
-          household: { effective_date: '2026-02-30', people: [{ age: 40 }] },
+          household: {
+            income: -1,
+            effective_date: '2026-02-30',
+            people: [{ age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+          },
         },
         'invalid household request',
         'household.effective_date: 2026-02-30 is not a calendar date',
       ],
       [
         'a dob after the effective date',
-        { place: PLACE, market: 'Individual', year: YEAR, household: { people: [{ dob: '2026-05-01' }] } },
+        {
+          place: PLACE,
+          market: 'Individual',
+          year: YEAR,
+          household: {
+            income: -1,
+            people: [{ dob: '2026-05-01', aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+          },
+        },
         'invalid household request',
         'household.people[0].dob: 2026-05-01 is after the effective date 2026-01-01',
       ],
       [
         'a person without age or dob',
-        { place: PLACE, market: 'Individual', year: YEAR, household: { people: [{ gender: 'Male' }] } },
+        {
+          place: PLACE,
+          market: 'Individual',
+          year: YEAR,
+          household: { income: -1, people: [{ gender: 'Male', aptc_eligible: true, uses_tobacco: false }] },
+        },
         'invalid household request',
         'household.people[0]: age or dob is required',
       ],
       [
         'an age that is no number',
-        { place: PLACE, market: 'Individual', year: YEAR, household: { people: [{ age: 'forty' }] } },
+        {
+          place: PLACE,
+          market: 'Individual',
+          year: YEAR,
+          household: {
+            income: -1,
+            people: [{ age: 'forty', aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+          },
+        },
         'invalid plan search request',
         'household.people[0].age: must be integer',
       ],
       [
         'a state that runs its own exchange (CA, 2026)',
-        { place: { countyfips: '06037', state: 'CA', zipcode: '90001' }, market: 'Individual', year: YEAR },
+        {
+          place: { countyfips: '06037', state: 'CA', zipcode: '90001' },
+          market: 'Individual',
+          year: YEAR,
+          household: HOUSEHOLD_A,
+        },
         'state is not a valid marketplace state',
         'CA does not use HealthCare.gov in 2026: it runs its own exchange',
       ],
@@ -832,6 +1009,7 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
           place: { countyfips: '48091', state: 'TX', zipcode: '78130' },
           market: 'Individual',
           year: YEAR,
+          household: HOUSEHOLD_A,
         }),
         {
           code: '1017',
@@ -855,7 +1033,10 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
       // Without an income nothing is screened: no 1015.
       const noIncome = await ok<SearchAnswer>('/plans/search', {
         ...inOklahoma,
-        household: { people: [{ age: 40 }] },
+        household: {
+          income: -1,
+          people: [{ age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+        },
       });
       assert.equal(noIncome.total, 0);
       assert.deepEqual(noIncome.rate_area, { state: 'OK', area: 3 });
@@ -914,7 +1095,14 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
       const silver = await stats({ household: HOUSEHOLD_A, filter: { metal_levels: ['Silver'] } });
       assert.deepEqual([...silver.keys()], ['Silver']);
       // 64, $20,000 (see above): partialGold 287.00, goldTobacco 407.00, goldNoAge64 no rate.
-      const gold = (await stats({ household: { income: 20000, people: [{ age: 64 }] } })).get('Gold')!;
+      const gold = (
+        await stats({
+          household: {
+            income: 20000,
+            people: [{ age: 64, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+          },
+        })
+      ).get('Gold')!;
       assert.equal(gold.total, 3);
       assert.deepEqual(gold.premiums, { min: 287, max: 407, mean: 347 });
     });
@@ -953,6 +1141,7 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
           place: OUTSIDE,
           market: 'Individual',
           year: YEAR,
+          household: HOUSEHOLD_A,
           plan_ids: [ID.partialBronze, '99994TX0019999'],
         }),
         {
@@ -962,12 +1151,15 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
           error: 'none of the plans is sold in county 48209 (ZIP 78640) in 2026',
         },
       );
-      await assertPlanError(await post('/plans', { place: PLACE, year: YEAR, plan_ids: ['nope'] }), {
-        code: '1003',
-        status: '400',
-        message: 'invalid plans request',
-        error: 'plan_ids[0]: must match pattern "^[0-9]{5}[A-Z]{2}[0-9]{7}$"',
-      });
+      await assertPlanError(
+        await post('/plans', { place: PLACE, year: YEAR, household: HOUSEHOLD_A, plan_ids: ['nope'] }),
+        {
+          code: '1003',
+          status: '400',
+          message: 'invalid plans request',
+          error: 'plan_ids[0]: must match pattern "^[0-9]{5}[A-Z]{2}[0-9]{7}$"',
+        },
+      );
     });
   });
 
@@ -994,11 +1186,14 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
     test('current_enrollment: that plan is rated with the tobacco status enrolled with, others are not', async () => {
       const person = (uses: boolean, enrolledAs: boolean) => ({
         household: {
+          income: -1,
           people: [
             {
               age: 21,
               uses_tobacco: uses,
               current_enrollment: { plan_id: ID.silverTobacco, uses_tobacco: enrolledAs },
+              aptc_eligible: true,
+              gender: 'Female',
             },
           ],
         },
@@ -1015,7 +1210,12 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
 
     test('not sold at the place, or no such plan → 1006', async () => {
       await assertPlanError(
-        await post(`/plans/${ID.partialBronze}`, { place: OUTSIDE, market: 'Individual', year: YEAR }),
+        await post(`/plans/${ID.partialBronze}`, {
+          place: OUTSIDE,
+          market: 'Individual',
+          year: YEAR,
+          household: HOUSEHOLD_A,
+        }),
         {
           code: '1006',
           status: '404',
@@ -1024,15 +1224,25 @@ describe('priced plan endpoints (fixture PUF market, Hays County TX, 2026)', () 
         },
       );
       assert.equal(
-        (await post('/plans/99994TX0019999', { place: PLACE, market: 'Individual', year: YEAR })).status,
+        (
+          await post('/plans/99994TX0019999', {
+            place: PLACE,
+            market: 'Individual',
+            year: YEAR,
+            household: HOUSEHOLD_A,
+          })
+        ).status,
         404,
       );
-      await assertPlanError(await post('/plans/nope', { place: PLACE, market: 'Individual', year: YEAR }), {
-        code: '1003',
-        status: '400',
-        message: 'invalid plan request',
-        error: 'plan_id: must be a 14-character HIOS plan ID (5 digits, state, 7 digits)',
-      });
+      await assertPlanError(
+        await post('/plans/nope', { place: PLACE, market: 'Individual', year: YEAR, household: HOUSEHOLD_A }),
+        {
+          code: '1003',
+          status: '400',
+          message: 'invalid plan request',
+          error: 'plan_id: must be a 14-character HIOS plan ID (5 digits, state, 7 digits)',
+        },
+      );
     });
   });
 });

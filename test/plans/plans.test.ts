@@ -101,6 +101,16 @@ describe('plan API plan details (real Plan Attributes, Landscape and Business Ru
           plan_efficiency_rating: 0,
           plan_efficiency_not_rated_reason: '',
         },
+        // No Business Rules PUF for 2025 is loaded, no Benefits PUF lists the benefit, and no public file
+        // carries the last five (docs/decisions.md#plan-fields).
+        max_age_child: null,
+        tobacco_lookback: null,
+        covers_nonhyde_abortion: null,
+        simple_choice: null,
+        suppression_state: null,
+        certification: null,
+        network_adequacy: null,
+        rx_3mo_mail_order: null,
       });
     });
 

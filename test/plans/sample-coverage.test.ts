@@ -28,7 +28,11 @@ describe('the sample market answers drugs, providers and coverage from a zero-se
     const response = await postJson(running.url, SANDBOX_KEY, '/plans/search', {
       place: { countyfips: '48091', state: 'TX', zipcode: '78130' },
       market: 'Individual',
-      household: { income: 40_000, people: [{ age: 40 }] },
+      year,
+      household: {
+        income: 40_000,
+        people: [{ age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+      },
       filter,
     });
     const text = await response.text();
@@ -94,7 +98,10 @@ describe('the sample market answers drugs, providers and coverage from a zero-se
     const market = buildSampleMarket(year);
     const planId = market.plans.find((p) => p.issuer.spec.id === '99991')!.id;
     const place = { countyfips: '48091', state: 'TX', zipcode: '78130' };
-    const household = { income: 40_000, people: [{ age: 40 }] };
+    const household = {
+      income: 40_000,
+      people: [{ age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+    };
     const one = await postJson(running.url, SANDBOX_KEY, `/plans/${planId}`, {
       place,
       market: 'Individual',

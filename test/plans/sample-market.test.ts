@@ -9,7 +9,12 @@ import { SAMPLE_COUNTIES, SAMPLE_ZIP_COUNTIES } from '../../src/plans/sample/geo
 import { writeSampleMarket, type SampleFile } from '../../src/plans/sample/files.js';
 import { ensureSampleMarket } from '../../src/ingest/sample-market.js';
 import { buildSampleMarket, SAMPLE_MARKET_SEED } from '../../src/plans/sample/market.js';
-import { PLAN_ATTRIBUTES_COLUMNS, SERVICE_AREA_COLUMNS } from '../../src/plans/tables/puf-columns.js';
+import {
+  BENEFITS_COLUMNS,
+  PLAN_ATTRIBUTES_COLUMNS,
+  SERVICE_AREA_COLUMNS,
+} from '../../src/plans/tables/puf-columns.js';
+import { OOPC_BENEFIT_NAMES } from '../../src/plans/quote/oopc/services.js';
 import { createDatasetStore } from '../../src/storage/datasets.js';
 import { migrate, type Storage } from '../../src/storage/connect.js';
 import { runCli } from '../helpers/cli.js';
@@ -38,6 +43,7 @@ const WRITTEN_KINDS = [
   'plan-attributes',
   'service-areas',
   'rates',
+  'benefits',
   'medicaid',
   'rxnorm',
   'nucc-taxonomy',
@@ -155,6 +161,40 @@ describe('the generator', () => {
     }
   });
 
+  test('every plan variant has in-network cost sharing for every benefit the out-of-pocket estimate reads', async () => {
+    const files = await writeSampleMarket(tempDir(), { year: YEAR });
+    const benefitsFile = files.find((f) => f.kind === 'benefits')!;
+    const { header, rows } = await readAll(benefitsFile.path);
+    assert.deepEqual(header, [...BENEFITS_COLUMNS]);
+    const byVariant = new Map<string, Map<string, Record<string, string>>>();
+    for (const row of rows) {
+      const names = byVariant.get(row.PlanId!) ?? new Map<string, Record<string, string>>();
+      names.set(row.BenefitName!, row);
+      byVariant.set(row.PlanId!, names);
+    }
+    const market = buildSampleMarket(YEAR);
+    const variants = market.plans.flatMap((p) => p.variants.map((v) => `${p.id}-${v.suffix}`));
+    assert.deepEqual([...byVariant.keys()].sort(), variants.sort());
+    for (const [variant, names] of byVariant) {
+      for (const name of OOPC_BENEFIT_NAMES) {
+        const row = names.get(name);
+        assert.ok(row, `${variant}: ${name}`);
+        if (row.IsCovered === 'Covered') assert.notEqual(row.CopayInnTier1, '', `${variant}: ${name}`);
+      }
+    }
+    // Some of everything the estimate handles: per-stay and per-day inpatient copays, a specialty cap,
+    // free visits, copays before the deductible, uncovered adult eye exams.
+    const cells = rows.map((r) => `${r.CopayInnTier1} ${r.CoinsInnTier1} ${r.IsCovered}`).join('\n');
+    for (const phrase of [/Copay per Stay/, /Copay per Day/, /Coinsurance after deductible/, /Not Covered/])
+      assert.match(cells, phrase);
+    const planAttributes = (await readAll(files.find((f) => f.kind === 'plan-attributes')!.path)).rows;
+    const column = (name: string) => new Set(planAttributes.map((r) => r[name]));
+    assert.ok(column('SpecialtyDrugMaximumCoinsurance').size > 1);
+    assert.ok(column('InpatientCopaymentMaximumDays').size > 1);
+    assert.ok(column('BeginPrimaryCareCostSharingAfterNumberOfVisits').size > 1);
+    assert.ok(column('BeginPrimaryCareDeductibleCoinsuranceAfterNumberOfCopays').has('3'));
+  });
+
   test('the generator never reads ../shared: its sources name no outside file', () => {
     const dir = join(repoRoot, 'src/plans/sample');
     for (const file of readdirSync(dir)) {
@@ -180,9 +220,9 @@ describe('the generator', () => {
     assert.match(result.stdout, /plan-attributes\s+\d+ rows/);
     const expected = await written({ year: 2025, seed: 7 });
     const files = readdirSync(out).sort();
-    // With Texas's published Medicaid limits of 2025, the RxNorm and MR-PUF directories, and the price
-    // lookup's two addenda and procedure list.
-    assert.equal(files.length, 14);
+    // With Texas's published Medicaid limits of 2025, the RxNorm and MR-PUF directories, the price
+    // lookup's two addenda and procedure list, and the Benefits and Cost Sharing PUF.
+    assert.equal(files.length, 15);
     assert.equal(readFileSync(join(out, 'plan-attributes-puf.csv'), 'utf8'), expected.get('plan-attributes'));
     assert.equal(readFileSync(join(out, 'rate-puf.csv'), 'utf8'), expected.get('rates'));
   });
@@ -354,6 +394,7 @@ describe('loading the sample market', () => {
     const kinds = answer.body.map((d) => d.kind).sort();
     assert.deepEqual(kinds, [
       'asc-addendum-aa',
+      'benefits',
       'counties',
       'medicaid',
       'mr-puf',
@@ -396,7 +437,7 @@ describe('two instances starting at once', () => {
       const results = await Promise.all([ensureSampleMarket(first, now), ensureSampleMarket(second, now)]);
       assert.equal(results.filter((r) => r !== undefined).length, 1, 'exactly one instance loads');
       const datasets = await createDatasetStore(first.db).listDatasets();
-      assert.equal(datasets.length, 15);
+      assert.equal(datasets.length, 16);
       const plans = await first.db
         .selectFrom('plans')
         .select((eb) => eb.fn.countAll().as('n'))

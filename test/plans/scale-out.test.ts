@@ -127,7 +127,13 @@ describe('scale-out: two processes, one database, one Redis', () => {
         assert.equal(loaded.code, 0, loaded.stderr);
       }
       const body = JSON.stringify({
-        household: { income: 52_000, people: [{ age: 40 }, { age: 38 }] },
+        household: {
+          income: 52_000,
+          people: [
+            { age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+            { age: 38, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+          ],
+        },
         market: 'Individual',
         place: { countyfips: '48091', state: 'TX', zipcode: '78130' },
         year: 2026,

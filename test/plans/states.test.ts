@@ -223,12 +223,12 @@ describe('plan API states (real landscape and Medicaid files)', { skip }, () => 
       });
     }
 
-    test('year is required → 1003; an unknown state → 1002', async () => {
-      await assertPlanError(await api.get('/states/KS/poverty-guidelines'), {
+    test('a year that is not 4 digits → 1003; an unknown state → 1002', async () => {
+      await assertPlanError(await api.get('/states/KS/poverty-guidelines?year=26'), {
         code: '1003',
         status: '400',
         message: 'invalid poverty guideline request',
-        error: 'year: a 4-digit market year is required',
+        error: 'year: must be a 4-digit market year',
       });
       await assertPlanError(await api.get('/states/ZZ/poverty-guidelines?year=2026'), {
         code: '1002',

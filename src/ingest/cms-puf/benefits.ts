@@ -41,7 +41,9 @@ function benefitRow(cells: Record<string, string>, year: number, issuer: RowIssu
   const ehb = yesNo(cells, 'IsEHB');
   const limited = yesNo(cells, 'QuantLimitOnSvc');
   const covered = coveredOf(cell(cells, 'IsCovered'));
-  const bad = firstReject(planId, variantId, ehb, limited, covered);
+  // Empty (or absent, in layouts without the column): the row does not say.
+  const excluded = cell(cells, 'IsExclFromInnMOOP') === '' ? null : yesNo(cells, 'IsExclFromInnMOOP');
+  const bad = firstReject(planId, variantId, ehb, limited, covered, excluded);
   if (bad) return bad;
   const plan = planId as string;
   const variant = variantId as string;
@@ -67,6 +69,7 @@ function benefitRow(cells: Record<string, string>, year: number, issuer: RowIssu
     limit_unit: cell(cells, 'LimitUnit'),
     limit_quantity: quantity,
     cost_sharings: sharings,
+    excluded_from_inn_moop: excluded === null ? null : excluded === 1,
   };
   return [
     write('plan_benefits', {

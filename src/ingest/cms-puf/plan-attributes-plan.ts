@@ -50,6 +50,17 @@ export function ehbFraction(value: string): number | null | Reject {
   return Math.round(fraction * 1e6) / 1e6;
 }
 
+/**
+ * EHBPediatricDentalApportionmentQuantity of a stand-alone dental plan: the PY2025 file gives a fraction
+ * ("1.0", "0.993", "0.9437197165685649"), kept to six places; medical plans leave it empty. Anything that
+ * is not a fraction of 1 is not kept (null).
+ */
+export function pediatricDentalShare(value: string): number | null {
+  const number = Number(value);
+  if (value === '' || !Number.isFinite(number) || number <= 0 || number > 1) return null;
+  return Math.round(number * 1e6) / 1e6;
+}
+
 export function metalLevelOf(value: string): string | Reject {
   return METAL_LEVELS[value] ?? new Reject(`MetalLevel "${value}" is not a metal or dental level`);
 }
@@ -100,5 +111,6 @@ export function planDetailOf(cells: Record<string, string>): PlanDetail | Reject
     enrollment_payment_url: optionalCell(cells, 'URLForEnrollmentPayment'),
     effective_date: effective as string | null,
     expiration_date: expiration as string | null,
+    pediatric_dental_ehb_share: pediatricDentalShare(cell(cells, 'EHBPediatricDentalApportionmentQuantity')),
   };
 }

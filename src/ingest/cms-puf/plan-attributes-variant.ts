@@ -160,3 +160,48 @@ export function sbcsOf(cells: Record<string, string>): VariantDetail['sbcs'] | R
   }
   return stated ? result : null;
 }
+
+type OopcCells = Pick<
+  VariantDetail,
+  | 'specialty_drug_max_coinsurance'
+  | 'inpatient_copay_max_days'
+  | 'primary_care_cost_sharing_after_visits'
+  | 'primary_care_deductible_after_copays'
+>;
+
+/** A whole number of days, visits or copays ("3", "3.0"); null when the cell is empty or not applicable. */
+function countCell(cells: Record<string, string>, column: string): number | null | Reject {
+  const text = cell(cells, column);
+  if (text === '' || NOT_APPLICABLE.test(text)) return null;
+  if (!/^\d+(?:\.0+)?$/.test(text)) return new Reject(`${column} "${text}" is not a whole number`);
+  return Number(text);
+}
+
+/**
+ * The variant's cells the out-of-pocket estimate reads, as published: the specialty drug coinsurance
+ * maximum in dollars per prescription, the inpatient copay maximum days, and the two primary care visit
+ * counts (PUF data dictionary). What they mean to the estimate is decided there (docs/decisions.md#oopc-method).
+ */
+export function oopcCells(cells: Record<string, string>): OopcCells | Reject {
+  const specialty = cell(cells, 'SpecialtyDrugMaximumCoinsurance');
+  let maxCoinsurance: number | null = null;
+  if (specialty !== '' && !NOT_APPLICABLE.test(specialty)) {
+    const dollars = leadingDollars(specialty);
+    if (dollars === undefined) {
+      return new Reject(`SpecialtyDrugMaximumCoinsurance "${specialty}" is not an amount`);
+    }
+    maxCoinsurance = dollars;
+  }
+  const days = countCell(cells, 'InpatientCopaymentMaximumDays');
+  if (days instanceof Reject) return days;
+  const visits = countCell(cells, 'BeginPrimaryCareCostSharingAfterNumberOfVisits');
+  if (visits instanceof Reject) return visits;
+  const copays = countCell(cells, 'BeginPrimaryCareDeductibleCoinsuranceAfterNumberOfCopays');
+  if (copays instanceof Reject) return copays;
+  return {
+    specialty_drug_max_coinsurance: maxCoinsurance,
+    inpatient_copay_max_days: days,
+    primary_care_cost_sharing_after_visits: visits,
+    primary_care_deductible_after_copays: copays,
+  };
+}

@@ -5,7 +5,7 @@ import type { Database } from '../../storage/schema.js';
 import { Reject, missingFrom, type TabularFormat } from '../engine/tabular-format.js';
 import { PLAN_ID, VARIANT_ID, firstReject, matching, yesNo } from './values.js';
 import { designTypeOf, ehbFraction, metalLevelOf, planDetailOf, planTypeOf } from './plan-attributes-plan.js';
-import { costLimits, csrOf, sbcsOf } from './plan-attributes-variant.js';
+import { costLimits, csrOf, oopcCells, sbcsOf } from './plan-attributes-variant.js';
 import { issuerRows, notAVariantOf } from './issuer-rows.js';
 import { Preferred, cell, marketOf, optionalCell } from './puf-cells.js';
 
@@ -123,6 +123,8 @@ export const planAttributesFormat: TabularFormat<LoadState> = {
         if (limits instanceof Reject) return limits;
         const sbcs = sbcsOf(cells);
         if (sbcs instanceof Reject) return sbcs;
+        const oopc = oopcCells(cells);
+        if (oopc instanceof Reject) return oopc;
         const detail = planDetailOf(cells);
         if (detail instanceof Reject) return detail;
 
@@ -137,6 +139,7 @@ export const planAttributesFormat: TabularFormat<LoadState> = {
           sbcs,
           issuer_actuarial_value: optionalCell(cells, 'IssuerActuarialValue'),
           hsa_eligible: hsa === 1,
+          ...oopc,
         };
         const writes: Write[] = [
           write('plan_variants', {

@@ -17,7 +17,10 @@ export interface Member {
 export interface SettledHousehold {
   effectiveDate: string;
   members: Member[];
-  /** Annual income in cents, or null when unknown (absent or -1): no tax credit is estimated. */
+  /**
+   * Annual income in cents, or null when unknown: -1 in a request (absent only in a household built in
+   * code): no tax credit is estimated.
+   */
   income: Cents | null;
   unemployment: UnemploymentReceived | undefined;
 }
@@ -53,6 +56,16 @@ export function settleHousehold(household: HouseholdInput | undefined, year: num
     if (input.dob) checkDate(input.dob, `${at}.dob`);
     if (input.last_tobacco_use_date) checkDate(input.last_tobacco_use_date, `${at}.last_tobacco_use_date`);
     if (input.age === undefined && !input.dob) invalidHousehold(`${at}: age or dob is required`);
+    if (
+      input.utilization !== undefined &&
+      input.utilization_level !== undefined &&
+      input.utilization !== input.utilization_level
+    ) {
+      invalidHousehold(
+        `${at}: utilization_level (${input.utilization_level}) and utilization (${input.utilization}) differ; ` +
+          'give one (utilization is the older name of utilization_level)',
+      );
+    }
     if (input.relationship && !relationshipValidIn(input.relationship, year)) {
       invalidHousehold(`${at}.relationship: "${input.relationship}" is not valid for market year ${year}`);
     }
@@ -65,6 +78,9 @@ export function settleHousehold(household: HouseholdInput | undefined, year: num
     return { index, input, age };
   });
   const income = household?.income;
+  if (income !== undefined && income < 0 && income !== -1) {
+    invalidHousehold(`household.income: ${income} is neither an amount (0 or more) nor -1 (unknown)`);
+  }
   return {
     effectiveDate,
     members,

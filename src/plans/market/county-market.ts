@@ -9,8 +9,10 @@ import {
 import { FAMILY_OPTION_AGE_KEY } from '../pricing/family-tier.js';
 import type { RateLookup, RateRow } from '../pricing/premium.js';
 import type { AgeRule } from '../pricing/age.js';
-import { mergeBusinessRules, type BusinessRule } from '../store/business-rules.js';
+import { enrollmentRulesOf, type EnrollmentRules } from '../household/enrollment-rules.js';
+import { mergeBusinessRules, type BusinessRule, type RatedChildrenRule } from '../store/business-rules.js';
 import type { PlanDetails } from '../store/plan-details.js';
+import { dentalCoverageOf, type DentalCoverage } from './dental-coverage.js';
 import type { MarketKind } from './market-kind.js';
 
 /**
@@ -57,6 +59,14 @@ export interface MarketPlan {
    * subscriber (Business Rules PUF); undefined when the data has no rule for the plan.
    */
   cohabitationRequired?: (relationship: string | null | undefined) => boolean;
+  /** Who the issuer accepts as dependents, and up to what age (Business Rules PUF); null without rules. */
+  enrollment: EnrollmentRules | null;
+  /** The issuer's limits on rated children below the federal three (Business Rules PUF); null without. */
+  ratedChildren: RatedChildrenRule | null;
+  /** A stand-alone dental plan's pediatric dental EHB share (Plan Attributes PUF); null when not stated. */
+  pediatricDentalShare: number | null;
+  /** Whether the plan covers dental care for children and for adults (Benefits PUF); null when unknown. */
+  dentalCoverage: DentalCoverage;
   rateSource: RateSource;
   /** The plan's rates on a coverage effective date; undefined when it has none in force that day. */
   ratesOn(effectiveDate: string): RateLookup | undefined;
@@ -157,11 +167,30 @@ function landscapeRates(year: number, premiums: Record<string, number>): RateLoo
  * of the effective date year" rates by age on 1 January; "Age on effective date" and anything else
  * (2 of 1,686 PY2014 rows say "age on insurance date", which we do not model) by age on the effective date.
  */
-function issuerRules(rule: BusinessRule): Pick<MarketPlan, 'ageRule' | 'cohabitationRequired'> {
-  const ageRule: AgeRule = rule.ageRule && /january\s*1/i.test(rule.ageRule) ? 'january-1' : 'effective-date';
-  if (rule.cohabitation.length === 0) return { ageRule };
+function issuerRules(
+  issuerId: string,
+  rule: BusinessRule | null,
+): Pick<MarketPlan, 'ageRule' | 'cohabitationRequired' | 'enrollment' | 'ratedChildren'> {
+  const ageRule: AgeRule =
+    rule?.ageRule && /january\s*1/i.test(rule.ageRule) ? 'january-1' : 'effective-date';
+  const limits = rule?.ratedChildren;
+  const rules = {
+    ageRule,
+    enrollment: enrollmentRulesOf(issuerId, rule),
+    ratedChildren: limits && Object.values(limits).some((v) => v !== null) ? limits : null,
+  };
+  if (!rule || rule.cohabitation.length === 0) return rules;
   const required = new Map(rule.cohabitation.map((c) => [c.relationship, c.cohabitation_required]));
-  return { ageRule, cohabitationRequired: (relationship) => required.get(relationship ?? '') ?? false };
+  return { ...rules, cohabitationRequired: (relationship) => required.get(relationship ?? '') ?? false };
+}
+
+/**
+ * `EHBPediatricDentalApportionmentQuantity` as the ingest keeps it in `plans.detail`: the share of a
+ * stand-alone dental plan's child premium that is pediatric dental EHB (PY2025: 1.0, 0.993, 0.46, …).
+ */
+function pediatricShareOf(detail: string): number | null {
+  const share = (JSON.parse(detail) as { pediatric_dental_ehb_share?: unknown }).pediatric_dental_ehb_share;
+  return typeof share === 'number' && share > 0 && share <= 1 ? share : null;
 }
 
 function marketsOf(market: MarketKind): string[] {
@@ -308,7 +337,7 @@ export function createCountyMarketReader(
               .execute(),
         db
           .selectFrom('plans')
-          .select(['plan_id', 'ehb_pct', 'market'])
+          .select(['plan_id', 'ehb_pct', 'market', 'detail'])
           .where('year', '=', year)
           .where('plan_id', 'in', ids)
           .execute(),
@@ -321,7 +350,8 @@ export function createCountyMarketReader(
       ]);
       const rulesOf = (planId: string) => {
         const scopes = new Set([planId, planId.slice(0, 10), planId.slice(0, 5)]);
-        return mergeBusinessRules(ruleRows.filter((r) => scopes.has(r.scope_id)));
+        const rows = ruleRows.filter((r) => scopes.has(r.scope_id));
+        return rows.length === 0 ? null : mergeBusinessRules(rows);
       };
       const ratesOf = new Map<string, PufRate[]>();
       for (const row of rateRows) {
@@ -365,7 +395,9 @@ export function createCountyMarketReader(
           ehbShare: row.ehb_pct === null ? null : Number(row.ehb_pct),
           qualityRating: d.quality_rating.global_rating,
           tobaccoLookback: d.tobacco_lookback ?? null,
-          ...issuerRules(rulesOf(id)),
+          ...issuerRules(d.issuer.id, rulesOf(id)),
+          pediatricDentalShare: d.product_division === 'Dental' ? pediatricShareOf(row.detail) : null,
+          dentalCoverage: dentalCoverageOf(d.benefits),
           rateSource,
           ratesOn,
           details: d,

@@ -25,7 +25,7 @@ function randomPlan(int: (min: number, max: number) => number): PlanRating {
     rates: (ageKey) => rows.get(ageKey),
     ehbShare: int(900, 1000) / 1000,
     catastrophic: int(0, 9) === 0,
-    pediatricDentalEhb: int(0, 1) ? int(500, 4000) : null,
+    pediatricDentalShare: int(0, 1) ? int(400, 1000) / 1000 : null,
   };
 }
 

@@ -178,12 +178,14 @@ test('EHB premium, APTC-eligible premium, catastrophic plans and pediatric denta
     child(17),
     child(15),
   ];
-  const result = householdPremium(family, plan2026({ ehbShare: 0.974, pediatricDentalEhb: 2500 }));
+  // 0.993: an EHBPediatricDentalApportionmentQuantity of stand-alone dental plans in the PY2025 Plan
+  // Attributes PUF (10 plan variants); applied here to show the arithmetic only.
+  const result = householdPremium(family, plan2026({ ehbShare: 0.974, pediatricDentalShare: 0.993 }));
   assert.ok(result.available);
   assert.equal(result.premium, 38340 + 37380 + 26550 + 24990); // 1272.60
   assert.equal(result.ehbPremium, 123951); // 1272.60 × 0.974 = 1239.5124
   assert.equal(result.aptcEligiblePremium, 87543); // (383.40 + 265.50 + 249.90) × 0.974 = 875.4312
-  assert.equal(result.pediatricEhbPremium, 5000);
+  assert.equal(result.pediatricEhbPremium, 51179); // children under 19: (265.50 + 249.90) × 0.993 = 511.7922
   const catastrophic = householdPremium([adult(22)], plan2026({ catastrophic: true, ehbShare: 0.974 }));
   assert.ok(catastrophic.available);
   assert.equal(catastrophic.aptcEligiblePremium, 0);
@@ -233,4 +235,33 @@ test('family tiers: APTC-eligible premium is the eligible members’ own tier, a
   assert.ok(result.available);
   assert.equal(result.premium, 85000);
   assert.equal(result.aptcEligiblePremium, 18540); // the child alone: 500 × 0.412 = 206 → × 0.9
+});
+
+test('an issuer that counts fewer children than three (Business Rules PUF family-size rules)', () => {
+  // 2014 Business Rules PUF, issuer 33851 (AZ): TwoParentFamilyMaxDependentsRule and
+  // SingleParentFamilyMaxDependentsRule "2", ChildrenOnlyContractMaxChildrenRule "3 or more".
+  const az = { twoParent: 2, singleParent: 2, childrenOnly: null, anyPolicy: null };
+  // Couple of 21 with three children: 212.22 × 2 + 134.76 × 2 = 693.96, the landscape's "Couple+2 children".
+  const family = [...couple21, child(9), child(5), child(3)];
+  const result = householdPremium(family, { ...id2014, ratedChildren: az });
+  assert.equal(premiumOf(result), 69396);
+  assert.ok(result.available);
+  assert.deepEqual(
+    result.members.map((m) => m.status),
+    ['rated', 'rated', 'rated', 'rated', 'child-beyond-three'],
+  );
+  // One parent of 21 with three children: 212.22 + 134.76 × 2 = 481.74.
+  assert.equal(
+    premiumOf(householdPremium([adult(21), child(9), child(5), child(3)], { ...id2014, ratedChildren: az })),
+    48174,
+  );
+  // Children only, "3 or more": the federal three, 134.76 × 3 = 404.28.
+  const kids = [adult(9), child(5), child(3), child(1)];
+  assert.equal(premiumOf(householdPremium(kids, { ...id2014, ratedChildren: az })), 40428);
+  // 2014 Business Rules PUF, plan 52899PA0040002: all three rules "1". Children only: 134.76.
+  const pa = { twoParent: 1, singleParent: 1, childrenOnly: 1, anyPolicy: null };
+  assert.equal(premiumOf(householdPremium(kids, { ...id2014, ratedChildren: pa })), 13476);
+  // A 2021-on MaximumUnderageDependent of 3 is the federal rule: 404.28 again.
+  const current = { twoParent: null, singleParent: null, childrenOnly: null, anyPolicy: 3 };
+  assert.equal(premiumOf(householdPremium(kids, { ...id2014, ratedChildren: current })), 40428);
 });

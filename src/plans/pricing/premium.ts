@@ -1,6 +1,8 @@
 import { rateAgeKey } from './age.js';
 import { FAMILY_OPTION_AGE_KEY, familyTierPremium, type TierState } from './family-tier.js';
 import { applyShare, type Cents } from './money.js';
+import { FEDERAL_RATED_CHILDREN, ratedChildrenLimit } from './rated-children.js';
+import type { RatedChildrenRule } from '../store/business-rules.js';
 
 /** One Rate PUF row's rates in cents; `tobaccoRate` null when the row says `No Preference`. */
 export interface RateRow {
@@ -32,8 +34,12 @@ export interface PlanRating {
   /** `EHBPercentTotalPremium` of the Plan Attributes PUF, 0…1. */
   ehbShare: number;
   catastrophic: boolean;
-  /** EHB apportionment for pediatric dental, cents a month per covered child under 19, when the plan has one. */
-  pediatricDentalEhb?: Cents | null;
+  /**
+   * A stand-alone dental plan's pediatric dental EHB apportionment (Plan Attributes PUF
+   * `EHBPediatricDentalApportionmentQuantity`): the share of its covered children's (under 19) premium
+   * that is the pediatric dental essential health benefit; null or absent when the plan states none.
+   */
+  pediatricDentalShare?: number | null;
   /** NY or VT: family tiers instead of age rating. */
   familyTierState?: TierState | null;
   /**
@@ -41,6 +47,8 @@ export interface PlanRating {
    * subscriber to be covered. Without it, living apart changes nothing in the premium.
    */
   cohabitationRequired?: (relationship: string | null | undefined) => boolean;
+  /** The issuer's limits on rated children below the federal three (Business Rules PUF), when stated. */
+  ratedChildren?: RatedChildrenRule | null;
 }
 
 export type MemberStatus = 'rated' | 'child-beyond-three' | 'has-mec' | 'does-not-cohabitate';
@@ -74,7 +82,7 @@ export interface MissingRate {
 }
 
 /** Children under 21 whose rates enter a family premium: the three oldest (45 CFR 147.102(c)(1)). */
-export const RATED_CHILDREN_LIMIT = 3;
+export const RATED_CHILDREN_LIMIT = FEDERAL_RATED_CHILDREN;
 const CHILD_AGE_LIMIT = 21;
 /** Pediatric EHB services run to age 19 (45 CFR 156.115(a)(6)). */
 const PEDIATRIC_AGE_LIMIT = 19;
@@ -102,13 +110,21 @@ function statusBeforeChildRule(member: PricedMember, index: number, plan: PlanRa
  * other coverage); equal ages keep input order. The oldest are kept, so an adult subscriber (21+) is
  * never a child and a young subscriber outranks their younger siblings.
  */
-function applyThreeChildRule(members: readonly PricedMember[], statuses: MemberStatus[]): void {
+function applyThreeChildRule(
+  members: readonly PricedMember[],
+  statuses: MemberStatus[],
+  rule: RatedChildrenRule | null | undefined,
+): void {
+  const limit = ratedChildrenLimit(
+    rule,
+    members.filter((_, index) => statuses[index] === 'rated'),
+  );
   const children = members
     .map((member, index) => ({ member, index }))
     .filter(({ index }) => statuses[index] === 'rated')
     .filter(({ member }) => member.age < CHILD_AGE_LIMIT && !SPOUSES.has(member.relationship ?? ''))
     .sort((a, b) => b.member.age - a.member.age || a.index - b.index);
-  for (const { index } of children.slice(RATED_CHILDREN_LIMIT)) statuses[index] = 'child-beyond-three';
+  for (const { index } of children.slice(limit)) statuses[index] = 'child-beyond-three';
 }
 
 /**
@@ -121,8 +137,8 @@ function applyThreeChildRule(members: readonly PricedMember[], statuses: MemberS
  * - `aptc_eligible_premium` = the EHB share of the APTC-eligible members' premium: a credit never pays
  *   for benefits beyond EHB (26 U.S.C. 36B(b)(3)(D); 26 CFR 1.36B-3(j)); 0 for catastrophic plans, which
  *   are not "qualified health plans" for the credit (26 U.S.C. 36B(c)(3)(A)).
- * - `pediatric_ehb_premium` = the plan's pediatric dental EHB apportionment × rated children under 19
- *   (45 CFR 156.110(a)(10), 156.115(a)(6); the per-child reading is ours).
+ * - `pediatric_ehb_premium` = a stand-alone dental plan's pediatric dental EHB share × the premium of its
+ *   rated children under 19 (45 CFR 156.110(a)(10), 156.115(a)(6); docs/decisions.md#pediatric-dental).
  * A missing rate makes the result unavailable, naming the member — never an invented rate.
  */
 export function householdPremium(members: readonly PricedMember[], plan: PlanRating): HouseholdPremium {
@@ -130,7 +146,10 @@ export function householdPremium(members: readonly PricedMember[], plan: PlanRat
     const statuses = members.map((member, index) => statusBeforeChildRule(member, index, plan));
     return tierHouseholdPremium(members, statuses, plan, plan.familyTierState);
   }
-  return ratedPremium(rateHousehold(members, plan.planYear, plan.cohabitationRequired), plan);
+  return ratedPremium(
+    rateHousehold(members, plan.planYear, plan.cohabitationRequired, plan.ratedChildren),
+    plan,
+  );
 }
 
 /**
@@ -148,10 +167,11 @@ export function rateHousehold(
   members: readonly PricedMember[],
   planYear: number,
   cohabitationRequired?: PlanRating['cohabitationRequired'],
+  ratedChildren?: RatedChildrenRule | null,
 ): RatedHousehold {
   const plan = { cohabitationRequired } as PlanRating;
   const statuses = members.map((member, index) => statusBeforeChildRule(member, index, plan));
-  applyThreeChildRule(members, statuses);
+  applyThreeChildRule(members, statuses, ratedChildren);
   return { members, statuses, ageKeys: members.map((m) => rateAgeKey(m.age, planYear)) };
 }
 
@@ -246,18 +266,22 @@ function withEhb(
   members: readonly PricedMember[],
   plan: PlanRating,
 ): HouseholdPremium {
-  const pediatricChildren = priced.filter(
-    (m) => m.status === 'rated' && members[m.index]!.age < PEDIATRIC_AGE_LIMIT,
-  ).length;
+  let pediatric: Cents | null = null;
+  const share = plan.pediatricDentalShare;
+  // Family tiers price the policy, not its members: no child's premium to take the share of.
+  if (share !== undefined && share !== null && !plan.familyTierState) {
+    let children = 0;
+    for (const m of priced) {
+      if (m.status === 'rated' && members[m.index]!.age < PEDIATRIC_AGE_LIMIT) children += m.premium;
+    }
+    pediatric = applyShare(children, share);
+  }
   return {
     available: true,
     premium: total,
     ehbPremium: applyShare(total, plan.ehbShare),
     aptcEligiblePremium: plan.catastrophic ? 0 : applyShare(eligible, plan.ehbShare),
-    pediatricEhbPremium:
-      plan.pediatricDentalEhb === undefined || plan.pediatricDentalEhb === null
-        ? null
-        : plan.pediatricDentalEhb * pediatricChildren,
+    pediatricEhbPremium: pediatric,
     members: priced,
   };
 }

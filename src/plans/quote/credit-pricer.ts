@@ -6,9 +6,12 @@ import type { MarketPlan } from '../market/county-market.js';
 import type { Cents } from '../pricing/money.js';
 import type { HouseholdPremium } from '../pricing/premium.js';
 import type { CsrVariant } from '../store/plan-detail.js';
+import type { IneligibleReason } from '../household/enrollment-rules.js';
 import { HouseholdPricer, type PlanSums } from './household-pricer.js';
 import type { ListTerms } from './rate-matrix.js';
+import type { PlanOopc } from './oopc/plan-oopc.js';
 import { creditable } from './rating-rules.js';
+import { YearlyCost, type OopcRangeField } from './yearly-cost.js';
 
 /** `premium_unavailable` when the request names nobody: a sum over no one is no premium of $0. */
 const NO_HOUSEHOLD = 'no household: give household.people (an age or dob each) to price the plan';
@@ -47,6 +50,12 @@ export interface PricedPlan {
   premiumWithCredit: Cents;
   /** Why there is no premium (`premium_unavailable`); set exactly when `premium` is unavailable. */
   unavailable?: string;
+  /** Who of the household the issuer's business rules refuse (`is_ineligible`); empty when none. */
+  ineligible: readonly IneligibleReason[];
+  /** The household's estimated yearly out-of-pocket cost in the variant `csr` (`oopc`; -1 with a reason). */
+  oopc: PlanOopc;
+  /** Our range around it, when the request asks for it (`oopc_range`); null when there is no estimate. */
+  oopcRange?: OopcRangeField | null;
 }
 
 /** A plan's sums with the credit applied (`CreditPricer.quick`), cents. */
@@ -61,6 +70,7 @@ export interface CreditedSums extends PlanSums {
  */
 export class CreditPricer {
   readonly pricer: HouseholdPricer;
+  readonly yearly: YearlyCost;
   private readonly aptc: Cents;
   /** Why nobody is priced: no people, or everyone has other coverage (`has_mec`) and so does not enrol. */
   private readonly nobody: string | undefined;
@@ -75,6 +85,7 @@ export class CreditPricer {
   ) {
     const eligibleOf = (m: Member) => eligibility.people[m.index]?.aptcEligible ?? false;
     this.pricer = new HouseholdPricer(year, household, household.members, eligibleOf);
+    this.yearly = new YearlyCost(household, year);
     this.aptc = eligibility.aptc.aptc;
     this.nobody =
       household.members.length === 0
@@ -95,21 +106,32 @@ export class CreditPricer {
   /** The plan priced in full, with the reason when it has no premium. */
   full(plan: MarketPlan): PricedPlan {
     const csr = this.csrFor(plan);
+    const ineligible = this.pricer.ineligible(plan);
+    const oopc = this.yearly.of(plan, csr);
     if (this.nobody) {
       const premium: HouseholdPremium = { available: false, missing: [] };
-      return { plan, csr, premium, credit: 0, premiumWithCredit: 0, unavailable: this.nobody };
+      return {
+        plan,
+        csr,
+        premium,
+        credit: 0,
+        premiumWithCredit: 0,
+        unavailable: this.nobody,
+        ineligible,
+        oopc,
+      };
     }
     const premium = this.pricer.price(plan);
     if (!premium.available) {
       const unavailable = unavailableReason(plan, premium, this.household.effectiveDate);
-      return { plan, csr, premium, credit: 0, premiumWithCredit: 0, unavailable };
+      return { plan, csr, premium, credit: 0, premiumWithCredit: 0, unavailable, ineligible, oopc };
     }
     const { credit, premiumWithCredit } = applyCredit(this.aptc, {
       premium: premium.premium,
       aptcEligiblePremium: premium.aptcEligiblePremium,
       catastrophic: !creditable(plan),
     });
-    return { plan, csr, premium, credit, premiumWithCredit };
+    return { plan, csr, premium, credit, premiumWithCredit, ineligible, oopc };
   }
 
   /** `full`'s figures into `out` without allocating; false when the plan needs `full` (HouseholdPricer.quick). */
@@ -131,4 +153,9 @@ export function priceAll(
 ): PricedPlan[] {
   const pricer = new CreditPricer(year, household, eligibility, csrOverride);
   return plans.map((plan) => pricer.full(plan));
+}
+
+/** Each priced plan with our out-of-pocket range (`oopc_range: true` in the request). */
+export function withOopcRanges(priced: readonly PricedPlan[], yearly: YearlyCost): PricedPlan[] {
+  return priced.map((p) => ({ ...p, oopcRange: yearly.range(p.plan, p.csr) }));
 }

@@ -1,5 +1,6 @@
 import type { PlansDeps } from '../deps.js';
 import type { HouseholdEligibility } from '../household/household-eligibility.js';
+import type { SettledHousehold } from '../household/household.js';
 import type { MarketContext } from './priced-context.js';
 import type { CountyMarket } from '../market/county-market.js';
 import type { DatasetInfo } from '../../storage/datasets.js';
@@ -20,6 +21,14 @@ export interface DataNotes {
   premiums?: string;
   /** Why every plan's `benefits` is empty. */
   benefits?: string;
+  /** Why no plan is flagged `is_ineligible`: no Business Rules PUF loaded for the year. */
+  business_rules?: string;
+  /** Why the credit may leave out the pediatric dental portion of its benchmark (quote/pediatric-dental.ts). */
+  pediatric_dental?: string;
+  /** Why the dental coverage criteria of a search were not applied, or left plans out (search/dental-filter.ts). */
+  dental_coverage?: string;
+  /** Why plans have no yearly out-of-pocket estimate (`oopc` -1: quote/yearly-cost.ts). */
+  oopc?: string;
 }
 
 const loadedFor = (datasets: readonly DatasetInfo[], kind: string, year: number) =>
@@ -63,7 +72,25 @@ export function dataNotes(
       (creditComputed ? '.' : '; the premium tax credit (APTC) was not computed (no SLCSP benchmark).');
   }
   if (market.plans.length > 0) notes.benefits = missingBenefits(datasets, market.year);
-  return notes.plans || notes.premiums || notes.benefits ? notes : undefined;
+  return Object.values(notes).some((note) => note !== undefined) ? notes : undefined;
+}
+
+/**
+ * Why nothing is flagged `is_ineligible`: no Business Rules PUF loaded for the year, while the household
+ * has dependents whom an issuer's rules could refuse.
+ */
+export function missingBusinessRules(
+  datasets: readonly DatasetInfo[],
+  year: number,
+  household: SettledHousehold,
+): string | undefined {
+  const enrolling = household.members.filter((m) => !m.input.has_mec);
+  if (enrolling.length < 2 || loadedFor(datasets, 'business-rules', year)) return undefined;
+  return (
+    `No Business Rules PUF is loaded for ${year} (openenroll ingest business-rules): the issuers' rules on ` +
+    'who may be a dependent (relationships, maximum age) are not checked, so no plan is flagged ' +
+    'is_ineligible.'
+  );
 }
 
 /** Why plans of `year` list no benefits (no Benefits and Cost Sharing PUF loaded); undefined when one is. */
@@ -99,12 +126,26 @@ export function creditWithoutBenchmark(eligibility: HouseholdEligibility | undef
   );
 }
 
-/** The notes of a priced answer whose plans `anyPremium` (some plan has a premium for the household). */
+/**
+ * The notes of a priced answer whose plans `anyPremium` (some plan has a premium for the household), with
+ * the notes only the caller knows (`more`: a search's dental criteria).
+ */
 export async function answerNotes(
   deps: PlansDeps,
-  context: MarketContext & { eligibility?: HouseholdEligibility },
+  context: MarketContext & { eligibility?: HouseholdEligibility; benchmarkNote?: string },
   anyPremium: boolean,
+  more: DataNotes = {},
 ): Promise<DataNotes | undefined> {
   const datasets = await deps.samples.datasets();
-  return dataNotes(context.market, datasets, anyPremium, !creditWithoutBenchmark(context.eligibility));
+  const { market, household } = context;
+  const notes: DataNotes = {
+    ...dataNotes(market, datasets, anyPremium, !creditWithoutBenchmark(context.eligibility)),
+    ...(market.plans.length > 0
+      ? { business_rules: missingBusinessRules(datasets, market.year, household) }
+      : {}),
+    pediatric_dental: context.benchmarkNote,
+    ...more,
+  };
+  const present = Object.entries(notes).filter(([, note]) => note !== undefined);
+  return present.length > 0 ? (Object.fromEntries(present) as DataNotes) : undefined;
 }

@@ -11,6 +11,7 @@ import {
   type RatedHousehold,
 } from '../pricing/premium.js';
 import { FEDERAL_MAX_TOBACCO_LOOKBACK_MONTHS, ratedAsTobaccoUser } from '../pricing/tobacco.js';
+import { ineligibleReasons, type IneligibleReason } from '../household/enrollment-rules.js';
 import type { ListTerms } from './rate-matrix.js';
 import { creditable, LAST_BAND_AGE, rulesOf, tierStateOf } from './rating-rules.js';
 
@@ -24,6 +25,7 @@ export interface PricingOptions {
 }
 
 const NOBODY_ENROLLED: ReadonlySet<string> = new Set();
+const NO_REASONS: readonly IneligibleReason[] = [];
 
 /** Age on 1 January of the effective date's year; a child born since then is 0 (not yet born on 1 January). */
 function ageOnJanuary1(member: Member, effectiveDate: string): number {
@@ -55,6 +57,9 @@ export class HouseholdPricer {
   private readonly enrolledIn: ReadonlySet<string>;
   /** Someone lives apart from the subscriber (`does_not_cohabitate`): plans with a cohabitation rule differ. */
   private readonly apart: boolean;
+  /** Someone besides the first person states a relationship: only then can an issuer's rules refuse them. */
+  private readonly dependentsNamed: boolean;
+  private readonly reasons = new Map<MarketPlan, readonly IneligibleReason[]>();
 
   constructor(
     private readonly year: number,
@@ -71,6 +76,7 @@ export class HouseholdPricer {
     }
     this.enrolledIn = enrolledIn ?? NOBODY_ENROLLED;
     this.apart = apart;
+    this.dependentsNamed = members.some((m) => m.index > 0 && !!m.input.relationship);
   }
 
   private build(tobaccoOf: (m: Member) => boolean, ageRule: AgeRule): PricedMember[] {
@@ -108,6 +114,39 @@ export class HouseholdPricer {
     return members;
   }
 
+  /**
+   * The people of the household the plan's issuer does not accept together with the others (Business
+   * Rules PUF: relationships, dependent age under the plan's age rule); empty when all may enrol. People
+   * with other coverage (`has_mec`) do not enrol and are not checked, unless this is a coverage family;
+   * a policy without the first person is not checked (the relationships given are to that person).
+   */
+  ineligible(plan: MarketPlan): readonly IneligibleReason[] {
+    if (!plan.enrollment || !this.dependentsNamed) return NO_REASONS;
+    let reasons = this.reasons.get(plan);
+    if (!reasons) {
+      const members = this.membersFor(plan);
+      const applicants = this.members.flatMap((m, k) =>
+        members[k]!.hasMec
+          ? []
+          : [
+              {
+                index: m.index,
+                label: `household.people[${m.index}]`,
+                relationship: m.input.relationship,
+                age: members[k]!.age,
+                subscriber: m.index === 0,
+              },
+            ],
+      );
+      // Relationships are to the first person: without them on the policy, nobody's is to its subscriber.
+      reasons = applicants.some((a) => a.subscriber)
+        ? ineligibleReasons(applicants, plan.enrollment)
+        : NO_REASONS;
+      this.reasons.set(plan, reasons);
+    }
+    return reasons;
+  }
+
   /** The plan's premium for the household, or unavailable (no rates in force that day, or a missing row). */
   price(plan: MarketPlan): HouseholdPremium {
     let premium = this.premiums.get(plan);
@@ -132,17 +171,23 @@ export class HouseholdPricer {
       ehbShare: plan.ehbShare ?? 1,
       catastrophic: !creditable(plan),
       familyTierState: tier,
+      pediatricDentalShare: plan.pediatricDentalShare,
     };
     const detail = this.options.memberDetail ?? false;
     if (tier) {
-      return householdPremium(members, { ...rating, cohabitationRequired: plan.cohabitationRequired });
+      return householdPremium(members, {
+        ...rating,
+        cohabitationRequired: plan.cohabitationRequired,
+        ratedChildren: plan.ratedChildren,
+      });
     }
     // Living apart changes who is rated only under the plan's own cohabitation rule: prepared per plan.
     if (plan.cohabitationRequired && this.apart) {
-      return ratedPremium(rateHousehold(members, this.year, plan.cohabitationRequired), rating, detail);
+      const rated = rateHousehold(members, this.year, plan.cohabitationRequired, plan.ratedChildren);
+      return ratedPremium(rated, rating, detail);
     }
     const prepared = this.enrolledIn.has(plan.id)
-      ? rateHousehold(members, this.year)
+      ? rateHousehold(members, this.year, undefined, plan.ratedChildren)
       : this.preparedFor(rulesOf(plan), plan);
     return ratedPremium(prepared, rating, detail);
   }
@@ -151,7 +196,7 @@ export class HouseholdPricer {
   private preparedFor(rules: number, plan: MarketPlan): RatedHousehold {
     let prepared = this.prepared.get(rules);
     if (!prepared) {
-      prepared = rateHousehold(this.membersFor(plan), this.year);
+      prepared = rateHousehold(this.membersFor(plan), this.year, undefined, plan.ratedChildren);
       this.prepared.set(rules, prepared);
     }
     return prepared;

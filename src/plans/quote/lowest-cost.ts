@@ -10,7 +10,8 @@ export const enrolling = (context: MarketContext): Member[] =>
 
 /**
  * The lowest-cost plan of a metal for `members`: medical individual-market plans ranked by the members'
- * full premium (tobacco as given), ties by plan id; plans without a rate for them left out.
+ * full premium (tobacco as given), ties by plan id; plans without a rate for them left out, and plans
+ * whose issuer does not accept them together (docs/decisions.md#enrollment-rules).
  */
 export function lowestByPremium(
   context: MarketContext,
@@ -24,9 +25,23 @@ export function lowestByPremium(
   );
   const pricer = new HouseholdPricer(year, household, members, () => true);
   for (const plan of candidates) {
+    if (pricer.ineligible(plan).length > 0) continue;
     const priced = pricer.price(plan);
     if (priced.available) ranked.push({ plan, amount: priced.premium });
   }
   ranked.sort((a, b) => a.amount - b.amount || (a.plan.id < b.plan.id ? -1 : 1));
   return ranked[0];
+}
+
+/**
+ * How many medical individual-market plans of the metal the issuers' business rules refuse for `members`
+ * (for the 1016 answer's reason).
+ */
+export function refusedPlans(context: MarketContext, metal: string, members: readonly Member[]): number {
+  const { market, household, year } = context;
+  const pricer = new HouseholdPricer(year, household, members, () => true);
+  return market.plans.filter(
+    (p) =>
+      p.metalLevel === metal && !p.dental && p.market === 'Individual' && pricer.ineligible(p).length > 0,
+  ).length;
 }

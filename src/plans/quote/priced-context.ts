@@ -8,7 +8,7 @@ import { refuseOwnExchange } from '../market/marketplace.js';
 import type { PlansDeps } from '../deps.js';
 import { planError } from '../errors.js';
 import { marketYears } from '../market-years.js';
-import { benchmarkPlan } from './benchmark-plan.js';
+import { creditBenchmark } from './pediatric-dental.js';
 
 /** What every priced request gives (its body, validated at the edge); the year is settled before. */
 export interface PricedRequest {
@@ -21,6 +21,8 @@ export interface PricedRequest {
 
 export interface PricedContext extends MarketContext {
   eligibility: HouseholdEligibility;
+  /** Why the credit's benchmark may leave out a pediatric dental portion it should have (data_notes). */
+  benchmarkNote?: string;
 }
 
 export interface MarketContext {
@@ -70,16 +72,21 @@ export async function pricedContext(
   // stays out of the credit's premium share); without limits only the override lets the request through.
   const medicaid =
     household.income !== null ? await deps.markets.medicaidLimits(body.place.state, year) : undefined;
+  let benchmarkNote: string | undefined;
   const eligibility = householdEligibility({
     year,
     state: body.place.state,
     household,
     medicaid,
-    benchmark: (members) => benchmarkPlan(market.plans, year, household, members)?.amount,
+    benchmark: (members) => {
+      const benchmark = creditBenchmark(market.plans, year, household, members);
+      benchmarkNote = benchmark?.note;
+      return benchmark?.amount;
+    },
     aptcOverride: body.aptc_override,
     csrOverride: body.csr_override,
   });
-  return { year, market, household, eligibility };
+  return { year, market, household, eligibility, ...(benchmarkNote ? { benchmarkNote } : {}) };
 }
 
 /** The answer's `rate_area`: the place's state and rating area. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { HouseholdEligibility } from '../household/household-eligibility.js';
 import { settleHousehold } from '../household/household.js';
 import type { MarketPlan } from '../market/county-market.js';
@@ -9,6 +9,7 @@ import type { PlanDetails } from '../store/plan-details.js';
 import { benchmarkPlan } from './benchmark-plan.js';
 import { priceAll } from './credit-pricer.js';
 import { HouseholdPricer } from './household-pricer.js';
+import { creditBenchmark } from './pediatric-dental.js';
 import { termsOfAll } from './rate-matrix.js';
 import { Random } from '../../shared/random.js';
 
@@ -38,6 +39,10 @@ function marketPlan(id: string, rows: Map<string, RateRow>, more: Partial<Market
     qualityRating: 0,
     tobaccoLookback: null,
     ageRule: 'effective-date',
+    enrollment: null,
+    ratedChildren: null,
+    pediatricDentalShare: null,
+    dentalCoverage: { child: null, adult: null },
     rateSource: 'rate-puf',
     ratesOn: () => rates,
     details: {} as PlanDetails,
@@ -185,4 +190,74 @@ test('a missing rate row leaves the plan unpriced, naming the member and band', 
   assert.equal(priced.available, false);
   assert.ok(!priced.available);
   assert.deepEqual(priced.missing, [{ index: 1, ageKey: '45', tobacco: false, reason: 'no-rate-row' }]);
+});
+
+describe('pediatric dental in the credit’s benchmark (26 CFR 1.36B-3(f)(6))', () => {
+  // Every figure in cents a month. `table(base)` rates a band at base + 1,000 × its first age (so 0-14 is
+  // base, 16 is base + 16,000); EHB share 1, so the EHB premium is the premium. The household: an adult of
+  // 40 and a child of 16, both in the credit.
+  //   silver A (no pediatric dental) 30,000: 70,000 + 46,000 = 116,000
+  //   silver B (covers it)           31,000: 71,000 + 47,000 = 118,000
+  //   silver C (no pediatric dental) 32,000: 72,000 + 48,000 = 120,000
+  // Stand-alone dental plans, pediatric portion = share × the child's premium:
+  //   D1 table(2,000), share 1.0: 18,000;  D2 table(1,000), share 0.5: 8,500;  D3 table(3,000), share 1.0: 19,000
+  // Lowest portion 8,500 (D2), second lowest 18,000 (D1).
+  const silver = (id: string, base: number, child: boolean | null) =>
+    marketPlan(id, table(base), { ehbShare: 1, dentalCoverage: { child, adult: null } });
+  const dental = (id: string, base: number, share: number) =>
+    marketPlan(id, table(base), {
+      dental: true,
+      metalLevel: 'Low',
+      ehbShare: null,
+      pediatricDentalShare: share,
+    });
+  const D = [
+    dental('22222TX0010001', 2_000, 1),
+    dental('22222TX0010002', 1_000, 0.5),
+    dental('22222TX0010003', 3_000, 1),
+  ];
+  const A = silver('11111TX0010001', 30_000, false);
+  const B = silver('11111TX0010002', 31_000, true);
+  const C = silver('11111TX0010003', 32_000, false);
+  const family = (year: number) =>
+    settleHousehold({ people: [{ age: 40 }, { age: 16, relationship: 'Child' }] }, year);
+
+  test('from 2019: the lowest dental portion is added to each silver plan without it, then ranked', () => {
+    // A + 8,500 = 124,500; B = 118,000; C + 8,500 = 128,500: second lowest 124,500, plan A with D2.
+    const household = family(2026);
+    const benchmark = creditBenchmark([A, B, C, ...D], 2026, household, household.members)!;
+    assert.equal(benchmark.amount, 124_500);
+    assert.equal(benchmark.silver.plan.id, A.id);
+    assert.equal(benchmark.dental?.plan.id, D[1]!.id);
+    assert.equal(benchmark.note, undefined);
+    // Without the dental plans the ranking is of silver premiums alone (118,000, plan B), with a note.
+    const alone = creditBenchmark([A, B, C], 2026, household, household.members)!;
+    assert.equal(alone.amount, 118_000);
+    assert.match(alone.note!, /2 silver plan\(s\) at the place do not cover pediatric dental/);
+  });
+
+  test('before 2019: the second-lowest dental portion is added to a benchmark plan without it', () => {
+    // Silver premiums 116,000 (A), 120,000 (C), 126,000 (B', which covers it): benchmark C, which does not
+    // cover pediatric dental: 120,000 + D1's 18,000 = 138,000.
+    const household = family(2018);
+    const richer = silver('11111TX0010004', 35_000, true);
+    const benchmark = creditBenchmark([A, C, richer, ...D], 2018, household, household.members)!;
+    assert.equal(benchmark.silver.plan.id, C.id);
+    assert.equal(benchmark.dental?.plan.id, D[0]!.id);
+    assert.equal(benchmark.amount, 138_000);
+  });
+
+  test('no child, or a silver plan whose coverage is unknown: no portion, and a note when it may be owed', () => {
+    const adults = settleHousehold({ people: [{ age: 40 }, { age: 38, relationship: 'Spouse' }] }, 2026);
+    const benchmark = creditBenchmark([A, B, C, ...D], 2026, adults, adults.members)!;
+    // 2 × 30,000 + 78,000 = 138,000 (A); 140,000 (B); 142,000 (C): second lowest 140,000, no note.
+    assert.deepEqual([benchmark.amount, benchmark.note], [140_000, undefined]);
+    const household = family(2026);
+    const unknown = silver('11111TX0010005', 29_000, null);
+    const noted = creditBenchmark([unknown, B, ...D], 2026, household, household.members)!;
+    assert.match(
+      noted.note!,
+      /Whether silver plan\(s\) 11111TX0010005 cover pediatric dental care is unknown/,
+    );
+  });
 });

@@ -22,7 +22,10 @@ export interface ListTerms {
   creditable: Uint8Array;
   /** `rulesOf(plan)`: who is rated how. */
   rules: Int32Array;
-  /** 1 where only the reference path prices the plan: NY/VT family tiers, or no rates in force that day. */
+  /**
+   * 1 where only the reference path prices the plan: NY/VT family tiers, no rates in force that day, or a
+   * pediatric dental EHB share to take.
+   */
   reference: Uint8Array;
   /** 1 where the issuer has a cohabitation rule (Business Rules PUF). */
   cohabitationRule: Uint8Array;
@@ -57,7 +60,8 @@ function readTerms(plans: readonly MarketPlan[], date: string, year: number): Li
         if (user) terms.tobacco[age * n + i] = user.tobaccoRate ?? user.individualRate;
       }
     }
-    terms.reference[i] = lookup ? 0 : 1;
+    // A dental plan's pediatric EHB share is taken of its children's premiums: priced member by member.
+    terms.reference[i] = lookup && plan.pediatricDentalShare === null ? 0 : 1;
     terms.ehbShare[i] = scaledShare(plan.ehbShare ?? 1);
     terms.creditable[i] = creditable(plan) ? 1 : 0;
     terms.rules[i] = rulesOf(plan);

@@ -26,8 +26,23 @@ export function tierStateOf(plan: MarketPlan): TierState | null {
   return TIER_STATES.has(state) ? (state as TierState) : null;
 }
 
-/** A plan's issuer rules that change who is rated how, as one number: tobacco look-back × 2 (+1: 1 January ages). */
+/** Tobacco look-backs the PUF states run to 3 digits (two 2014 rows say 999): the rules key's first part. */
+const LOOKBACK_KEYS = 2000;
+
+/**
+ * A plan's issuer rules that change who is rated how, as one number: tobacco look-back × 2 (+1: 1
+ * January ages), plus the rated-children limits (each 0 = none, 1, 2) as base-4 digits × 2000.
+ */
 export function rulesOf(plan: MarketPlan): number {
   const lookback = plan.tobaccoLookback ?? FEDERAL_MAX_TOBACCO_LOOKBACK_MONTHS;
-  return lookback * 2 + (plan.ageRule === 'january-1' ? 1 : 0);
+  const own = lookback * 2 + (plan.ageRule === 'january-1' ? 1 : 0);
+  const limits = plan.ratedChildren;
+  if (!limits) return own;
+  const digit = (n: number | null) => (n === null ? 0 : Math.min(n, 3));
+  const children =
+    digit(limits.twoParent) +
+    4 * digit(limits.singleParent) +
+    16 * digit(limits.childrenOnly) +
+    64 * digit(limits.anyPolicy);
+  return own + children * LOOKBACK_KEYS;
 }

@@ -7,7 +7,8 @@ import { PLAN_KINDS } from '../tables/plan-kinds.js';
 import { findState } from '../tables/states.js';
 import { refuseInvalidInput } from './invalid-input.js';
 import { MARKETPLACE_RULE, refuseOwnExchange } from '../market/marketplace.js';
-import { CountyFips, StateCode, Year, YearQuery, ZipCode } from '../input-schemas.js';
+import { CountyFips, StateCode, YearQuery, ZipCode } from '../input-schemas.js';
+import { yearOrCurrent } from './market-year.js';
 import { errorResponses } from './schemas.js';
 import { County, RateArea, ZipCounty } from './shapes.js';
 
@@ -87,14 +88,15 @@ export function registerGeographyRoutes(api: App, deps: PlansDeps): void {
           'table of the year itself wins; else the QHP Landscape of the year, when loaded, gives the ' +
           "county's area, and where it lists the county in several areas the 3-digit-ZIP tables decide " +
           'between them. The same areas serve every market. 1003 "state is not a valid marketplace state" ' +
-          'for a state known to run its own exchange in the year. ' +
+          'for a state known to run its own exchange in the year. `year` defaults to the current market ' +
+          'year. ' +
           MARKETPLACE_RULE +
           ' 1017 when no area can be determined (no table row, or a split county the ZIP cannot settle).',
         querystring: Type.Object({
           state: StateCode,
           fips: CountyFips,
           zipcode: ZipCode,
-          year: Year,
+          year: YearQuery.properties.year,
           market: Type.Optional(
             Type.Union([Type.Literal('Individual'), Type.Literal('SHOP'), Type.Literal('Any')], {
               default: 'Individual',
@@ -111,11 +113,12 @@ export function registerGeographyRoutes(api: App, deps: PlansDeps): void {
         zipcode: 'zipcode: must be a 5-digit ZIP code',
         market: 'market: must be Individual, SHOP or Any',
       });
-      const { state, fips, zipcode, year } = request.query;
+      const { state, fips, zipcode } = request.query;
       const known = findState(state);
       if (!known) throw invalidInput('rate area', `state: ${state} is not a state`);
       if (!fips.startsWith(known.fips))
         throw invalidInput('rate area', `fips: county ${fips} is not in ${state}`);
+      const year = await yearOrCurrent(deps, request.query.year);
       usesData(request, ['rating-areas', ...PLAN_KINDS], year);
       await refuseOwnExchange(deps, state, year);
       const found = await deps.ratingAreas.findRatingArea({ year, state, fips, zipcode });

@@ -8,11 +8,11 @@ import { centsToDollars, dollarsToCents } from '../pricing/money.js';
 import { benchmarkPlan, type RankedPlan } from '../quote/benchmark-plan.js';
 import { creditWithoutBenchmark, missingRates } from '../quote/data-notes.js';
 import { ichraAffordable } from '../quote/ichra.js';
-import { enrolling, lowestByPremium } from '../quote/lowest-cost.js';
+import { enrolling, lowestByPremium, refusedPlans } from '../quote/lowest-cost.js';
 import { marketContext, pricedContext, type MarketContext } from '../quote/priced-context.js';
 import { REQUIRED_CONTRIBUTION } from '../tables/tax-credit.js';
 import { refuseInvalidInput } from './invalid-input.js';
-import { EstimateRequest, HOUSEHOLD_FIXES, IchraRequest } from './priced-requests.js';
+import { EstimateRequest, HOUSEHOLD_FIXES, IchraRequest, LowestCostRequest } from './priced-requests.js';
 import { pricedYear } from './priced-year.js';
 import { errorResponses } from './schemas.js';
 
@@ -86,7 +86,8 @@ export function registerHouseholdPlanRoutes(api: App, deps: PlansDeps): void {
           '1015 without Medicaid/CHIP limits for the state and year; 1016 when no silver plan has a rate ' +
           'for the APTC-eligible members. When no plan at the place has any rate (no Rate PUF loaded for ' +
           'the year), the Medicaid/CHIP screen and the CSR level are still given, with `aptc` null and ' +
-          '`aptc_unavailable` saying why.',
+          '`aptc_unavailable` saying why. `year` is required, in the body or as ?year=; the income must be ' +
+          'known (not -1).',
         querystring: YearQuery,
         body: EstimateRequest,
         response: { 200: Type.Object({ estimates: Type.Array(Eligibility) }), ...errorResponses },
@@ -95,14 +96,15 @@ export function registerHouseholdPlanRoutes(api: App, deps: PlansDeps): void {
     async (request) => {
       refuseInvalidInput(request, 'eligibility estimates', HOUSEHOLD_FIXES);
       const body = request.body;
-      if (body.household?.income === undefined || body.household.income < 0) {
+      if (body.household.income < 0) {
         throw planError(
           1003,
           'household.income: the yearly household income (0 or more) is required',
           'invalid eligibility estimates request',
         );
       }
-      const context = await pricedContext(deps, await pricedYear(deps, request, body), body);
+      const year = await pricedYear(deps, request, body, 'eligibility estimates');
+      const context = await pricedContext(deps, year, body);
       needPeople(context.household, 'eligibility estimates');
       const { eligibility } = context;
       // Without any rate at the place the Medicaid/CHIP screen and the CSR level (which need no premium)
@@ -142,7 +144,7 @@ export function registerHouseholdPlanRoutes(api: App, deps: PlansDeps): void {
           summary,
           description: `${description} 1016 when no such plan has rates for the household.`,
           querystring: YearQuery,
-          body: EstimateRequest,
+          body: LowestCostRequest,
           response: { 200: LowestCostPlan, ...errorResponses },
         },
       },
@@ -159,7 +161,18 @@ export function registerHouseholdPlanRoutes(api: App, deps: PlansDeps): void {
           );
         }
         const ranked = pick(context);
-        if (!ranked) tooFewPlans(context, metal, missingRates(context.market, await deps.samples.datasets()));
+        if (!ranked) {
+          const noRates = missingRates(context.market, await deps.samples.datasets());
+          const refused = refusedPlans(context, metal === 'silver' ? 'Silver' : 'Bronze', enrolling(context));
+          tooFewPlans(
+            context,
+            metal,
+            noRates ??
+              (refused > 0
+                ? `the issuers' business rules refuse the household on ${refused} ${metal} plan(s) (is_ineligible)`
+                : undefined),
+          );
+        }
         return lowestCostAnswer(ranked);
       },
     );

@@ -8,6 +8,8 @@ import { coverageOf } from '../search/coverage-filter.js';
 import { searchAnswerJson } from '../search/search-answer.js';
 import { metalStats } from '../search/search-stats.js';
 import { matchingRows } from '../search/search.js';
+import { dentalFilterNote } from '../search/dental-filter.js';
+import { YearlyCost, oopcNote } from '../quote/yearly-cost.js';
 import { refuseInvalidInput } from './invalid-input.js';
 import { DataNotesShape, RateArea, SearchPlan } from './plan-shape.js';
 import { HOUSEHOLD_FIXES, PlanSearchRequest, PRICING_RULES } from './priced-requests.js';
@@ -76,10 +78,14 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
           'every matching plan; `offset` and `limit` (1–100, 10 by default) page them. Each plan shows the ' +
           'CSR variant the household sees, the top benefits and in-network deductibles and MOOPs. ' +
           'Catastrophic plans are shown when every member is under 30 or in the coverage gap, or by ' +
-          '`catastrophic_override`. Without a household the plans are listed unpriced. `data_notes` (our ' +
+          '`catastrophic_override`. With no people in the household the plans are listed unpriced. `year` is ' +
+          'required, in the body or as ?year=. `data_notes` (our ' +
           'addition) says once for the answer what the loaded data could not tell: no plan at the place, ' +
           'no premiums (no Rate PUF for the year: ranges null, no tax credit), no benefits (no Benefits ' +
-          'PUF for the year). ' +
+          'PUF for the year), no out-of-pocket estimate (`oopc`). `sort`: premium (after credit), deductible, ' +
+          'oopc, total_costs (12 × premium after credit + oopc) or quality_rating; plans without the figure ' +
+          "last. `oopc_range: true` (our addition) adds each plan's expected yearly cost over its members' " +
+          'spending bands with 10th and 90th percentiles. ' +
           PRICING_RULES,
         querystring: YearQuery,
         body: PlanSearchRequest,
@@ -90,13 +96,21 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
       const started = performance.now();
       refuseInvalidInput(request, 'plan search', HOUSEHOLD_FIXES);
       const body = request.body;
-      const context = await pricedContext(deps, await pricedYear(deps, request, body), body);
+      const year = await pricedYear(deps, request, body, 'plan search');
+      const context = await pricedContext(deps, year, body);
       const coverage = await coverageOf(deps, context, body);
       const rows = matchingRows(context, body, coverage);
       const notes = await answerNotes(
         deps,
         context,
         rows.some((r) => r.premiumWithCredit !== null),
+        {
+          dental_coverage: dentalFilterNote(context.market.plans, body.filter),
+          oopc: oopcNote(
+            rows.map((r) => r.oopc),
+            new YearlyCost(context.household, year),
+          ),
+        },
       );
       const answer = searchAnswerJson(context, body, rows, coverage, notes);
       // The search's own time, from the validated request to the answer's bytes (the app's total follows).
@@ -118,7 +132,9 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
           'The same request as POST /plans/search; one entry per metal level of the matching plans. ' +
           '`premiums` are after credit over the plans with a premium for the household (null when none, ' +
           'with `premium_unavailable` saying why); ' +
-          '`oopc` is not computed (-1); `simple_choice` is 0 (no loaded file marks such plans).',
+          "`oopc`: min, max and mean of the yearly out-of-pocket estimates of the metal level's plans that " +
+          'have one (-1 each when none has: no utilization level given, or no cost sharing loaded); ' +
+          '`simple_choice` is 0 (no loaded file marks such plans).',
         querystring: YearQuery,
         body: PlanSearchRequest,
         response: { 200: Type.Array(Stat), ...errorResponses },
@@ -127,7 +143,8 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
     async (request) => {
       refuseInvalidInput(request, 'plan search stats', HOUSEHOLD_FIXES);
       const body = request.body;
-      const context = await pricedContext(deps, await pricedYear(deps, request, body), body);
+      const year = await pricedYear(deps, request, body, 'plan search stats');
+      const context = await pricedContext(deps, year, body);
       const rows = matchingRows(context, body, await coverageOf(deps, context, body));
       const notes = await answerNotes(
         deps,

@@ -85,12 +85,25 @@ export const Plan = Type.Object({
     ),
   ),
   quality_rating: QualityRating,
-  max_age_child: Type.Optional(
-    Type.Integer({ description: 'Business Rules PUF: oldest age a child dependent may be' }),
-  ),
-  tobacco_lookback: Type.Optional(
-    Type.Integer({ description: 'Business Rules PUF: months tobacco-free before rated as a non-user' }),
-  ),
+  max_age_child: Type.Union([Type.Integer(), Type.Null()], {
+    description:
+      'Business Rules PUF: the oldest a child dependent may be; null when no rule of the issuer states it',
+  }),
+  tobacco_lookback: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Business Rules PUF: months tobacco-free before rated as a non-user; null when not stated',
+  }),
+  covers_nonhyde_abortion: Type.Union([Type.Boolean(), Type.Null()], {
+    description:
+      'Benefits and Cost Sharing PUF, "Abortion for Which Public Funding is Prohibited": covered or not; ' +
+      'null when the plan lists no such benefit',
+  }),
+  simple_choice: Type.Null({
+    description: 'no public file marks Simple Choice plans (docs/decisions.md#plan-fields)',
+  }),
+  suppression_state: Type.Null({ description: 'HealthCare.gov display state; in no public file' }),
+  certification: Type.Null({ description: 'certification status; in no public file' }),
+  network_adequacy: Type.Null({ description: 'network adequacy by specialty; in no public file' }),
+  rx_3mo_mail_order: Type.Null({ description: '3-month mail order benefit; in no public file' }),
 });
 
 const money = (what: string) =>
@@ -117,8 +130,60 @@ export const PremiumFields = {
   premium_unavailable: Type.Optional(
     Type.String({ description: 'why the plan has no premium for this household (no rate is invented)' }),
   ),
-  oopc: Type.Number({ description: 'estimated yearly out-of-pocket cost: not computed, always -1' }),
-  is_ineligible: Type.Boolean(),
+  oopc: Type.Number({
+    description:
+      'estimated yearly out-of-pocket cost of the household on this plan, $ to the cent, by the CMS/LMI OOPC ' +
+      "model (docs/decisions.md#oopc-method in the repository): each enrolling member's expected use of 26 " +
+      'service categories (utilization table from 2014 claims, by age group, gender and `utilization_level`) ' +
+      'priced through the in-network cost sharing, deductibles and MOOPs of the CSR variant shown, from the ' +
+      "market year's Benefits and Cost Sharing and Plan Attributes PUFs. -1 when a member lacks age, gender " +
+      'or `utilization_level`; and, said in `data_notes.oopc`, when the plan has no loaded cost sharing, ' +
+      'states no deductible and no MOOP, or is a stand-alone dental plan',
+  }),
+  oopc_range: Type.Optional(
+    Type.Union(
+      [
+        Type.Object({
+          expected: Type.Number({ description: "expected yearly cost over the members' spending bands, $" }),
+          p10: Type.Number({ description: '10th percentile, $' }),
+          p90: Type.Number({ description: '90th percentile, $' }),
+          combinations: Type.Integer({ description: "combinations of the members' deciles priced" }),
+          sampled: Type.Boolean({ description: 'true when a fixed sample of the combinations was priced' }),
+        }),
+        Type.Null(),
+      ],
+      {
+        description:
+          'our addition, with `oopc_range: true` in the request: the out-of-pocket cost over each member’s ' +
+          'band of spending deciles (Low 1–3, Medium 4–7, High 8–10) instead of CMS’s single decile point, ' +
+          'as expected value and 10th–90th percentiles; null when there is no estimate (`oopc` -1)',
+      },
+    ),
+  ),
+  is_ineligible: Type.Boolean({
+    description:
+      'true when the issuer’s business rules (Business Rules PUF) refuse someone of the household on this ' +
+      'plan with the others: a relationship to the first person the issuer does not accept as a dependent, ' +
+      'or a child-like dependent older than the issuer’s maximum age (`max_age_child`). Only what the ' +
+      'request states is checked (a person without `relationship` is not refused); such plans are left out ' +
+      'of the SLCSP, LCSP and LCBP and of the credit’s benchmark. Always false when no Business Rules PUF ' +
+      'is loaded for the year (`data_notes.business_rules`)',
+  }),
+  ineligible_reasons: Type.Optional(
+    Type.Array(
+      Type.Object({
+        person: Type.Integer({ description: 'index in household.people' }),
+        rule: Type.Union([Type.Literal('relationship'), Type.Literal('max_age_child')], {
+          description: 'relationship: not an accepted dependent; max_age_child: older than the maximum age',
+        }),
+        reason: Type.String({ description: 'who, which rule of which issuer, and the values compared' }),
+      }),
+      {
+        description:
+          'our addition, present only when `is_ineligible`: each person the issuer’s business rules refuse',
+      },
+    ),
+  ),
   rate_source: Type.String({
     description:
       'rate-puf (CMS Rate PUF rows), landscape (derived from a QHP Landscape age-21 premium × the federal age curve) or none',
@@ -166,6 +231,35 @@ export const DataNotesShape = Type.Object(
       Type.String({
         description:
           'why every plan lists no benefits (no Benefits and Cost Sharing PUF loaded for the year)',
+      }),
+    ),
+    business_rules: Type.Optional(
+      Type.String({
+        description:
+          'why no plan is flagged `is_ineligible` for a household with dependents: no Business Rules PUF ' +
+          'loaded for the year',
+      }),
+    ),
+    pediatric_dental: Type.Optional(
+      Type.String({
+        description:
+          'why the tax credit may be low for a household with children under 19: the benchmark silver ' +
+          'plan does not cover (or is not known to cover) pediatric dental care and no stand-alone dental ' +
+          'plan’s pediatric portion could be added (26 CFR 1.36B-3(f)(6))',
+      }),
+    ),
+    oopc: Type.Optional(
+      Type.String({
+        description:
+          'why plans have no out-of-pocket estimate (`oopc` -1): no Benefits and Cost Sharing PUF rows for ' +
+          'their variant, or a member without the age, gender or utilization level the model needs',
+      }),
+    ),
+    dental_coverage: Type.Optional(
+      Type.String({
+        description:
+          'why `filter.child_dental_coverage` / `adult_dental_coverage` was not applied (no plan lists ' +
+          'benefits) or left plans of unknown coverage out',
       }),
     ),
   },

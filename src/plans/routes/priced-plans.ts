@@ -3,7 +3,8 @@ import type { App } from '../../shared/http.js';
 import type { PlansDeps } from '../deps.js';
 import { planError } from '../errors.js';
 import { PlanId, YearQuery } from '../input-schemas.js';
-import { priceAll } from '../quote/credit-pricer.js';
+import { priceAll, withOopcRanges } from '../quote/credit-pricer.js';
+import { YearlyCost, oopcNote } from '../quote/yearly-cost.js';
 import { answerNotes } from '../quote/data-notes.js';
 import { pricedPlanObject } from '../quote/premium-fields.js';
 import { pricedContext, rateArea } from '../quote/priced-context.js';
@@ -53,12 +54,20 @@ export function registerPricedPlanRoutes(api: App, deps: PlansDeps): void {
         );
       }
       const { year, household, eligibility } = context;
-      const priced = priceAll(chosen, year, household, eligibility, body.csr_override);
+      let priced = priceAll(chosen, year, household, eligibility, body.csr_override);
+      const yearly = new YearlyCost(household, year);
+      if (body.oopc_range) priced = withOopcRanges(priced, yearly);
       const coverage = await coverageOf(deps, context, body);
       const notes = await answerNotes(
         deps,
         context,
         priced.some((p) => p.premium.available),
+        {
+          oopc: oopcNote(
+            priced.map((p) => p.oopc),
+            yearly,
+          ),
+        },
       );
       return {
         plans: priced.map((p) => ({ ...pricedPlanObject(p), ...coverage?.blocks.get(p.plan.id) })),
@@ -107,11 +116,15 @@ export function registerPricedPlanRoutes(api: App, deps: PlansDeps): void {
         );
       }
       const { year, household, eligibility } = context;
-      const [priced] = priceAll([plan], year, household, eligibility, body.csr_override);
+      let priced = priceAll([plan], year, household, eligibility, body.csr_override);
+      const yearly = new YearlyCost(household, year);
+      if (body.oopc_range) priced = withOopcRanges(priced, yearly);
       const coverage = await coverageOf(deps, context, body);
-      const notes = await answerNotes(deps, context, priced!.premium.available);
+      const notes = await answerNotes(deps, context, priced[0]!.premium.available, {
+        oopc: oopcNote([priced[0]!.oopc], yearly),
+      });
       return {
-        plan: { ...pricedPlanObject(priced!), ...coverage?.blocks.get(plan.id) },
+        plan: { ...pricedPlanObject(priced[0]!), ...coverage?.blocks.get(plan.id) },
         rate_area: rateArea(context),
         ...(notes ? { data_notes: notes } : {}),
       };

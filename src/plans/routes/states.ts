@@ -8,7 +8,7 @@ import { marketplaceModel, type Marketplaces } from '../store/marketplace.js';
 import { guidelineYearOf, povertyRegion, povertyTable } from '../tables/poverty-guidelines.js';
 import { findState, HEALTHCARE_GOV, STATES, type StateFacts } from '../tables/states.js';
 import { refuseInvalidInput } from './invalid-input.js';
-import { Year, YearQuery } from '../input-schemas.js';
+import { YearQuery } from '../input-schemas.js';
 import { yearOrCurrent } from './market-year.js';
 import { MARKETPLACE_RULE, marketplacesOf } from '../market/marketplace.js';
 import { errorResponses } from './schemas.js';
@@ -148,16 +148,17 @@ export function registerStateRoutes(api: App, deps: PlansDeps): void {
           '`year` is the market year; the answer is the HHS poverty guidelines published in year − 1, the ' +
           'ones in effect when open enrollment for that year starts and the ones the premium tax credit ' +
           'uses (26 CFR 1.36B-1(h)): year=2026 gives the 2025 guidelines. Regions: the 48 states and DC, ' +
-          'Alaska, Hawaii. 1009 when we hold no guidelines for the year (guidelines 2013–2026).',
+          'Alaska, Hawaii. `year` defaults to the current market year. 1009 when we hold no guidelines ' +
+          'for the year (guidelines 2013–2026).',
         params: Type.Object({ abbrev: Type.String() }),
-        querystring: Type.Object({ year: Year }),
+        querystring: YearQuery,
         response: { 200: PovertyGuideline, ...errorResponses },
       },
     },
     async (request) => {
-      refuseInvalidInput(request, 'poverty guideline', { year: 'year: a 4-digit market year is required' });
+      refuseInvalidInput(request, 'poverty guideline', { year: 'year: must be a 4-digit market year' });
       const state = stateOrFail(request.params.abbrev);
-      const { year } = request.query;
+      const year = await yearOrCurrent(deps, request.query.year);
       usesData(request, []);
       const table = povertyTable(guidelineYearOf(year), povertyRegion(state.abbrev));
       if (!table) throw planError(1009, `no poverty guidelines for market year ${year}`);

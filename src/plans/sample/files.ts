@@ -6,7 +6,13 @@ import { writeSamplePrices } from './prices.js';
 import { buildSampleMarket, ratesByAge, SAMPLE_MARKET_SEED, type SampleMarket } from './market.js';
 import { MEDICAID_COLUMNS, texasMedicaidRows } from './medicaid.js';
 import { planAttributesRow } from './plan-attributes-rows.js';
-import { PLAN_ATTRIBUTES_COLUMNS, RATE_COLUMNS, SERVICE_AREA_COLUMNS } from '../tables/puf-columns.js';
+import { SAMPLE_BENEFITS, variantBenefits } from './benefits.js';
+import {
+  BENEFITS_COLUMNS,
+  PLAN_ATTRIBUTES_COLUMNS,
+  RATE_COLUMNS,
+  SERVICE_AREA_COLUMNS,
+} from '../tables/puf-columns.js';
 
 /** One written file and the ingest kind that reads it, in the order a load must run them. */
 export interface SampleFile {
@@ -123,6 +129,54 @@ function rateRows(market: SampleMarket): Cells[] {
   return rows;
 }
 
+/**
+ * One Benefits and Cost Sharing PUF row per plan variant and benefit (benefits.ts): in-network tier 1
+ * cells as designed, out of network "Not Applicable" (PPO plans: 50 % after the deductible).
+ */
+function benefitRows(market: SampleMarket): Cells[] {
+  const importDate = `${market.year - 1}-10-15 00:00:00`;
+  const rows: Cells[] = [];
+  for (const plan of market.plans) {
+    const ppo = plan.spec.type === 'PPO';
+    for (const variant of plan.variants) {
+      const cells = variantBenefits(market, plan, variant);
+      for (const [name, kind] of SAMPLE_BENEFITS) {
+        const c = cells.get(name)!;
+        const outOfNetwork = ppo && c.covered;
+        const row: Record<(typeof BENEFITS_COLUMNS)[number], string | number> = {
+          BusinessYear: market.year,
+          StateCode: SAMPLE_STATE,
+          IssuerId: plan.issuer.spec.id,
+          SourceName: 'HIOS',
+          ImportDate: importDate,
+          StandardComponentId: plan.id,
+          PlanId: `${plan.id}-${variant.suffix}`,
+          BenefitName: name,
+          CopayInnTier1: c.copay,
+          CopayInnTier2: '',
+          CopayOutofNet: 'Not Applicable',
+          CoinsInnTier1: c.coinsurance,
+          CoinsInnTier2: '',
+          CoinsOutofNet: outOfNetwork ? '50% Coinsurance after deductible' : 'Not Applicable',
+          // Adult eye exams are not an essential health benefit.
+          IsEHB: kind === 'eye' ? 'No' : 'Yes',
+          IsCovered: c.covered ? 'Covered' : 'Not Covered',
+          QuantLimitOnSvc: 'No',
+          LimitQty: '',
+          LimitUnit: '',
+          Exclusions: '',
+          Explanation: '',
+          EHBVarReason: '',
+          IsExclFromInnMOOP: 'No',
+          IsExclFromOonMOOP: 'Yes',
+        };
+        rows.push(BENEFITS_COLUMNS.map((column) => row[column]));
+      }
+    }
+  }
+  return rows;
+}
+
 export interface SampleOptions {
   year: number;
   seed?: number;
@@ -131,7 +185,7 @@ export interface SampleOptions {
 /**
  * Writes the sample market's files into `dir`, each in the layout of the public file it imitates
  * (Census county list, HUD ZIP→county crosswalk, county rating areas, and the CMS Plan Attributes,
- * Service Area and Rate PUFs, Medicaid/CHIP limits, and the drug, provider and coverage files: RxNorm
+ * Service Area, Rate and Benefits and Cost Sharing PUFs, Medicaid/CHIP limits, and the drug, provider and coverage files: RxNorm
  * RRF, NUCC taxonomy, NPPES, issuers' MR-PUF JSON), and returns them in load order.
  */
 export async function writeSampleMarket(dir: string, options: SampleOptions): Promise<SampleFile[]> {
@@ -170,6 +224,7 @@ export async function writeSampleMarket(dir: string, options: SampleOptions): Pr
     ['plan-attributes', 'plan-attributes-puf.csv', PLAN_ATTRIBUTES_COLUMNS, planAttributesRows(market), true],
     ['service-areas', 'service-area-puf.csv', SERVICE_AREA_COLUMNS, serviceAreaRows(market), false],
     ['rates', 'rate-puf.csv', RATE_COLUMNS, rateRows(market), true],
+    ['benefits', 'benefits-and-cost-sharing-puf.csv', BENEFITS_COLUMNS, benefitRows(market), true],
     [
       'medicaid',
       'medicaid_chip_income_limits_TX.csv',

@@ -1,3 +1,4 @@
+import { planBenefitTerms } from './benefits.js';
 import { issuerSite } from './catalogue.js';
 import type { CostSharing, SbcScenario, Variant } from './cost-sharing.js';
 import { SAMPLE_STATE } from './geography.js';
@@ -89,6 +90,8 @@ export function planAttributesRow(market: SampleMarket, plan: SamplePlan, varian
   const site = issuerSite(issuer.spec);
   const variantId = `${plan.id}-${variant.suffix}`;
   const ppo = spec.type === 'PPO';
+  // The cells of the plan's benefit design that the Plan Attributes PUF carries (benefits.ts).
+  const terms = planBenefitTerms(market, plan);
   const row: Row = {
     BusinessYear: String(market.year),
     StateCode: SAMPLE_STATE,
@@ -139,10 +142,11 @@ export function planAttributesRow(market: SampleMarket, plan: SamplePlan, varian
     MultipleInNetworkTiers: yesNo(spec.secondTier),
     FirstTierUtilization: spec.secondTier ? '80%' : '100%',
     SecondTierUtilization: spec.secondTier ? '20%' : '',
-    InpatientCopaymentMaximumDays: '0',
-    BeginPrimaryCareCostSharingAfterNumberOfVisits: '0',
+    SpecialtyDrugMaximumCoinsurance: terms.specialtyCap === null ? '' : individual(terms.specialtyCap),
+    InpatientCopaymentMaximumDays: String(terms.inpatientMaxDays),
+    BeginPrimaryCareCostSharingAfterNumberOfVisits: String(terms.freeVisits),
     // Catastrophic plans cover three primary care visits before the deductible (45 CFR 156.155(a)(3)).
-    BeginPrimaryCareDeductibleCoinsuranceAfterNumberOfCopays: spec.metal === 'Catastrophic' ? '3' : '0',
+    BeginPrimaryCareDeductibleCoinsuranceAfterNumberOfCopays: String(terms.copaysBeforeDeductible),
     // The zero-cost-sharing variant has no deductible, so it is no high-deductible health plan.
     IsHSAEligible: yesNo(spec.hsa && variant.suffix !== '02'),
     URLForSummaryofBenefitsCoverage: `${site}/sbc/${variantId}-${market.year}.pdf`,

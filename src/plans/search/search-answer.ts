@@ -1,5 +1,6 @@
 import type { DataNotes } from '../quote/data-notes.js';
 import { rateArea, type PricedContext } from '../quote/priced-context.js';
+import { YearlyCost } from '../quote/yearly-cost.js';
 import { perObject } from '../../shared/memo.js';
 import type { CountyMarket } from '../market/county-market.js';
 import type { CoverageFilter } from './coverage-filter.js';
@@ -27,6 +28,8 @@ export interface AnswerQuestion extends SearchQuestion {
   order?: SortOrder;
   offset?: number;
   limit?: number;
+  /** Our addition: each plan of the page carries `oopc_range` (docs/decisions.md#oopc-range). */
+  oopc_range?: boolean;
 }
 
 /** Facet counts per county market and plan selection, as JSON text (bounded: a selection is a filter, not a household). */
@@ -35,7 +38,7 @@ const facetCache = perObject<CountyMarket, string, string>(64);
 /**
  * `facet_groups` of the result as JSON text. They count plans by metal, type, issuer and design type, so
  * they depend only on which plans match: when no criterion depends on the household's own figures
- * (premium or deductible limits), the same selection of one market always gives the same counts, kept
+ * (premium, deductible or out-of-pocket limits), the same selection of one market always gives the same counts, kept
  * per market.
  */
 function facetsJson(context: PricedContext, question: AnswerQuestion, rows: SearchRow[]): string {
@@ -44,7 +47,8 @@ function facetsJson(context: PricedContext, question: AnswerQuestion, rows: Sear
     filter?.premium !== undefined ||
     filter?.premium_range !== undefined ||
     filter?.deductible !== undefined ||
-    filter?.deductible_range !== undefined;
+    filter?.deductible_range !== undefined ||
+    filter?.oopc !== undefined;
   if (householdBound) return JSON.stringify(facetGroups(rows));
   const shown = showCatastrophic(context.household, context.eligibility, question.catastrophic_override);
   const key = `${shown}|${filter ? JSON.stringify(filter) : ''}|${question.suppressed_plan_ids?.join(',') ?? ''}`;
@@ -84,8 +88,11 @@ export function searchAnswerJson(
 ): Buffer {
   const offset = question.offset ?? 0;
   const limit = question.limit ?? DEFAULT_PAGE;
+  const yearly = question.oopc_range ? new YearlyCost(context.household, context.year) : undefined;
   const page = sortedPage(rows, question.sort, question.order, offset, limit).map((r) => {
-    const json = searchPlanJson(pricedPlanOf(r));
+    const priced = pricedPlanOf(r);
+    if (yearly) priced.oopcRange = yearly.range(r.plan, r.csr);
+    const json = searchPlanJson(priced);
     const extra = coverage?.fields.get(r.plan.id);
     // The premium fields close the plan's object: the coverage blocks go just before its brace.
     return extra ? { ...json, premiums: `${json.premiums.slice(0, -1)}${extra}}` } : json;

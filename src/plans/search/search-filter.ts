@@ -24,12 +24,35 @@ export const PlanSearchFilter = Type.Object({
   types: Type.Optional(Type.Array(PlanType)),
   premium: Type.Optional(Type.Number({ description: 'at most this premium after credit' })),
   deductible: Type.Optional(Type.Number({ description: 'at most this individual deductible' })),
+  oopc: Type.Optional(
+    Type.Number({
+      description:
+        'at most this estimated yearly out-of-pocket cost, $; plans without an estimate (-1) fail it; 1003 ' +
+        'when a member lacks the age, gender or utilization level the estimate needs',
+    }),
+  ),
   premium_range: Type.Optional(Range),
   deductible_range: Type.Optional(Range),
   hsa: Type.Optional(Type.Boolean()),
   quality_rating: Type.Optional(Type.Number({ description: 'at least this overall rating' })),
   disease_mgmt_programs: Type.Optional(Type.Array(Type.String())),
   simple_choice: Type.Optional(Type.Boolean()),
+  child_dental_coverage: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: only plans whose benefits include dental care for children (Benefits PUF: Dental Check-Up ' +
+        'for Children, Basic or Major Dental Care - Child, Orthodontia - Child); not applied, with ' +
+        '`data_notes.dental_coverage`, when no plan at the place lists benefits',
+    }),
+  ),
+  adult_dental_coverage: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: only plans whose benefits include dental care for adults (Routine Dental Services (Adult), ' +
+        'Basic or Major Dental Care - Adult, Orthodontia - Adult); not applied, with ' +
+        '`data_notes.dental_coverage`, when no plan at the place lists benefits',
+    }),
+  ),
   drugs: Type.Optional(
     Type.Array(Type.String({ pattern: '^[0-9]{1,10}$' }), {
       maxItems: 50,
@@ -46,12 +69,16 @@ export const PlanSearchFilter = Type.Object({
 });
 export type PlanSearchFilterInput = Static<typeof PlanSearchFilter>;
 
-/** Which plans a search starts from: division (medical by default), catastrophic visibility, suppressions. */
+/**
+ * Which plans a search starts from: division (medical by default), catastrophic visibility, suppressions,
+ * and the criteria decided per plan before pricing (`also`: drug and provider coverage, dental coverage).
+ */
 export function candidateTest(
   filter: PlanSearchFilterInput | undefined,
   catastrophic: boolean,
   suppressed: readonly string[] | undefined,
   only?: ReadonlySet<string>,
+  also?: (plan: MarketPlan) => boolean,
 ): (plan: MarketPlan) => boolean {
   const dental = filter?.division === 'Dental';
   const hidden = suppressed && suppressed.length > 0 ? new Set(suppressed) : undefined;
@@ -59,7 +86,8 @@ export function candidateTest(
     p.dental === dental &&
     (catastrophic || !p.catastrophic) &&
     !hidden?.has(p.id) &&
-    (!only || only.has(p.id));
+    (!only || only.has(p.id)) &&
+    (!also || also(p));
 }
 
 const lower = (s: string) => s.trim().toLowerCase();
@@ -73,7 +101,7 @@ function within(value: number | null, range: { min?: number; max?: number } | un
 /**
  * PlanSearchFilter: every given criterion must hold. Premium criteria are on `premium_w_credit`; a plan
  * without a premium for the household fails them. `issuers` matches issuer names (case-insensitive) or
- * 5-digit issuer ids. `simple_choice`: no file we load marks simple-choice plans, so `true` matches none.
+ * 5-digit issuer ids. `oopc`: at most this yearly estimate; a plan without one fails it. `simple_choice`: no file we load marks simple-choice plans, so `true` matches none.
  */
 export function matchesFilter(row: SearchRow, filter: PlanSearchFilterInput | undefined): boolean {
   if (!filter) return true;
@@ -103,6 +131,7 @@ export function matchesFilter(row: SearchRow, filter: PlanSearchFilterInput | un
   if (!within(row.premiumWithCredit, filter.premium_range)) return false;
   if (filter.deductible !== undefined && !within(row.deductible, { max: filter.deductible })) return false;
   if (!within(row.deductible, filter.deductible_range)) return false;
+  if (filter.oopc !== undefined && !(row.oopc.computed && row.oopc.oopc <= filter.oopc)) return false;
   if (filter.quality_rating !== undefined && plan.qualityRating < filter.quality_rating) return false;
   if (filter.disease_mgmt_programs?.length) {
     const offered = new Set(plan.details.disease_mgmt_programs);

@@ -1,10 +1,11 @@
-import { centsToDollars } from '../pricing/money.js';
+import { centsToDollars, roundHalfAwayFromZero } from '../pricing/money.js';
 import { pricedPlanOf, type SearchRow } from './search.js';
 
 /**
  * POST /plans/search/stats: per metal level of the matching rows, how many, the premium after credit
  * (min, max, mean over the plans with a premium for the household; null with the reason when none) and
- * the quality ratings. `oopc` is not computed (-1); `simple_choice` is 0 (no loaded file marks such plans).
+ * the quality ratings. `oopc`: min, max and mean of the yearly out-of-pocket estimates of the plans that have
+ * one (-1 each when none has); `simple_choice` is 0 (no loaded file marks such plans).
  * `unavailable`: why no plan of the answer has a premium, when the data says (quote/data-notes.ts).
  */
 export function metalStats(rows: readonly SearchRow[], unavailable: string | undefined) {
@@ -36,7 +37,7 @@ export function metalStats(rows: readonly SearchRow[], unavailable: string | und
             premium_unavailable: unavailable ?? 'no plan of this metal level has a premium for the household',
           }
         : {}),
-      oopc: { min: -1, max: -1, mean: -1 },
+      oopc: oopcStats(list),
       quality_ratings: {
         five_star_rating: stars(list, 5),
         four_star_rating: stars(list, 4),
@@ -46,4 +47,16 @@ export function metalStats(rows: readonly SearchRow[], unavailable: string | und
       },
     };
   });
+}
+
+/** min, max and mean of the estimates, $ to the cent; -1 each when no plan of the list has one. */
+function oopcStats(list: readonly SearchRow[]): { min: number; max: number; mean: number } {
+  const cents = list.flatMap((r) => (r.oopc.computed ? [roundHalfAwayFromZero(r.oopc.oopc * 100)] : []));
+  if (cents.length === 0) return { min: -1, max: -1, mean: -1 };
+  const sum = cents.reduce((a, b) => a + b, 0);
+  return {
+    min: centsToDollars(Math.min(...cents)),
+    max: centsToDollars(Math.max(...cents)),
+    mean: centsToDollars(roundHalfAwayFromZero(sum / cents.length)),
+  };
 }

@@ -1,15 +1,19 @@
 import type { CsrOverride } from '../eligibility/csr.js';
+import { planError } from '../errors.js';
 import type { HouseholdEligibility } from '../household/household-eligibility.js';
 import type { SettledHousehold } from '../household/household.js';
 import type { MarketPlan } from '../market/county-market.js';
 import { centsToDollars, type Cents } from '../pricing/money.js';
 import { CreditPricer, type CreditedSums, type PricedPlan } from '../quote/credit-pricer.js';
+import type { PlanOopc } from '../quote/oopc/plan-oopc.js';
 import type { PricedContext } from '../quote/priced-context.js';
 import { termsOfAll, type ListTerms } from '../quote/rate-matrix.js';
 import { shownDeductible, shownDeductibles } from '../quote/shown-variant.js';
 import type { CsrVariant } from '../store/plan-detail.js';
+import type { IneligibleReason } from '../household/enrollment-rules.js';
 import type { CoverageFilter } from './coverage-filter.js';
 import { candidateTest, matchesFilter, type PlanSearchFilterInput } from './search-filter.js';
+import { dentalTest } from './dental-filter.js';
 
 /** Catastrophic plans are for people under 30 (45 CFR 156.155(a)(1)) or with a hardship exemption. */
 const CATASTROPHIC_AGE_LIMIT = 30;
@@ -51,6 +55,10 @@ export interface SearchRow {
   aptcEligiblePremium: Cents;
   credit: Cents;
   withCredit: Cents;
+  /** Who the issuer's business rules refuse (`is_ineligible`), for a row priced from the matrix. */
+  ineligible: readonly IneligibleReason[];
+  /** The yearly out-of-pocket estimate in the variant `csr` (quote/yearly-cost.ts). */
+  oopc: PlanOopc;
   full: PricedPlan | null;
 }
 
@@ -65,6 +73,8 @@ function fullRow(priced: PricedPlan): SearchRow {
     aptcEligiblePremium: 0,
     credit: 0,
     withCredit: 0,
+    ineligible: priced.ineligible,
+    oopc: priced.oopc,
     full: priced,
   };
 }
@@ -74,6 +84,8 @@ function quickRow(
   csr: CsrVariant,
   deductible: number | null,
   sums: CreditedSums,
+  ineligible: readonly IneligibleReason[],
+  oopc: PlanOopc,
 ): SearchRow {
   return {
     plan,
@@ -85,6 +97,8 @@ function quickRow(
     aptcEligiblePremium: sums.aptcEligiblePremium,
     credit: sums.credit,
     withCredit: sums.premiumWithCredit,
+    ineligible,
+    oopc,
     full: null,
   };
 }
@@ -108,6 +122,8 @@ export function pricedPlanOf(row: SearchRow): PricedPlan {
     },
     credit: row.credit,
     premiumWithCredit: row.withCredit,
+    ineligible: row.ineligible,
+    oopc: row.oopc,
   };
 }
 
@@ -144,7 +160,14 @@ export function searchRows(
         deductibles = shownDeductibles(plans, csr);
         byCsr.set(csr, deductibles);
       }
-      row = quickRow(plan, csr, deductibles[i]!, sums);
+      row = quickRow(
+        plan,
+        csr,
+        deductibles[i]!,
+        sums,
+        pricer.pricer.ineligible(plan),
+        pricer.yearly.of(plan, csr),
+      );
     } else {
       row = fullRow(pricer.full(plan));
     }
@@ -170,10 +193,21 @@ export function matchingRows(
   const { market, household, eligibility, year } = context;
   const shown = showCatastrophic(household, eligibility, question.catastrophic_override);
   const pricer = new CreditPricer(year, household, eligibility, question.csr_override);
+  const yearly = pricer.yearly.household;
+  if (question.filter?.oopc !== undefined && !yearly.ok && yearly.unavailable.code === 'person-incomplete') {
+    // Nothing could meet the criterion: say why rather than answer no plans.
+    throw planError(1003, `filter.oopc: ${yearly.unavailable.reason}`, 'invalid plan search request');
+  }
   return searchRows(
     termsOfAll(market.plans, household.effectiveDate, year),
     pricer,
-    candidateTest(question.filter, shown, question.suppressed_plan_ids, coverage?.keep),
+    candidateTest(
+      question.filter,
+      shown,
+      question.suppressed_plan_ids,
+      coverage?.keep,
+      dentalTest(market.plans, question.filter),
+    ),
     question.filter,
   );
 }

@@ -1,3 +1,4 @@
+import { totalCosts } from '../quote/yearly-cost.js';
 import type { SearchRow } from './search.js';
 
 /** `sort` of a search request (CMS `PlanSearchRequest`). */
@@ -15,17 +16,16 @@ interface Keyed {
 
 /**
  * Sort keys: `premium` = premium after credit; `deductible` = the individual in-network deductible of the
- * variant shown; `total_costs` = 12 × premium after credit + that deductible (our estimate: the CMS OOPC
- * model is not public); `oopc` is -1 for every plan, so it orders by premium, then plan id;
- * `quality_rating` = overall rating. Unknown figures sort last in either order; ties by premium, then plan id.
+ * variant shown; `oopc` = the estimated yearly out-of-pocket cost; `total_costs` = 12 × premium after
+ * credit + that estimate (docs/decisions.md#oopc-method); `quality_rating` = overall rating. Unknown figures
+ * (no premium, no estimate: `oopc` -1) sort last in either order; ties by premium, then plan id.
  */
 const SORT_KEYS: Readonly<Record<SortKey, (row: SearchRow) => number | null>> = {
   premium: (row) => row.premiumWithCredit,
   deductible: (row) => row.deductible,
-  total_costs: (row) =>
-    row.premiumWithCredit === null ? null : row.premiumWithCredit * 12 + (row.deductible ?? 0),
+  total_costs: (row) => totalCosts(row.premiumWithCredit, row.oopc),
   quality_rating: (row) => row.plan.qualityRating,
-  oopc: () => 0,
+  oopc: (row) => (row.oopc.computed ? row.oopc.oopc : null),
 };
 
 /** Ascending (`direction` 1) or descending (-1) by key; unknown keys last; ties by premium, then plan id. */

@@ -49,3 +49,30 @@ test('one benefit per name: cost sharings of every variant, each with its CSR; f
     ],
   );
 });
+
+test('IsExclFromInnMOOP stays out of the API benefit; each variant’s own row is kept by name', () => {
+  const csr = new Map<string, CsrVariant>([
+    ['99999TX0010001-01', 'Exchange variant (no CSR)'],
+    ['99999TX0010001-06', '94% AV Level Silver Plan CSR'],
+  ]);
+  const rows = [
+    {
+      variant_id: '99999TX0010001-01',
+      detail: JSON.stringify({ ...benefit('standard', '$40'), excluded_from_inn_moop: true }),
+    },
+    { variant_id: '99999TX0010001-06', detail: JSON.stringify({ ...benefit('94%', '$5'), covered: false }) },
+  ];
+  const byVariant = new Map();
+  const [only] = gatherBenefits(rows, csr, '99999TX0010001-01', byVariant);
+  assert.equal('excluded_from_inn_moop' in only!, false);
+  const name = 'Primary Care Visit to Treat an Injury or Illness';
+  assert.deepEqual(byVariant.get('99999TX0010001-01').get(name), {
+    covered: true,
+    excludedFromInnMoop: true,
+  });
+  // A row stored before the flag was kept says nothing: null, not false.
+  assert.deepEqual(byVariant.get('99999TX0010001-06').get(name), {
+    covered: false,
+    excludedFromInnMoop: null,
+  });
+});

@@ -55,6 +55,11 @@ export interface PlanDetail {
   enrollment_payment_url: string | null;
   effective_date: string | null;
   expiration_date: string | null;
+  /**
+   * A stand-alone dental plan's `EHBPediatricDentalApportionmentQuantity` as a fraction (the share of its
+   * child premium that is pediatric dental EHB); absent or null when the file states none.
+   */
+  pediatric_dental_ehb_share?: number | null;
 }
 
 /** `plan_variants.detail` */
@@ -65,6 +70,16 @@ export interface VariantDetail {
   sbcs: { baby: SbcScenario; diabetes: SbcScenario; fracture: SbcScenario } | null;
   issuer_actuarial_value: string | null;
   hsa_eligible: boolean;
+  /**
+   * Plan Attributes PUF cells the out-of-pocket estimate reads (absent in rows stored before they were
+   * kept, and from the QHP Landscape): `SpecialtyDrugMaximumCoinsurance` in dollars per prescription,
+   * `InpatientCopaymentMaximumDays`, `BeginPrimaryCareCostSharingAfterNumberOfVisits` and
+   * `BeginPrimaryCareDeductibleCoinsuranceAfterNumberOfCopays`, as published; null when the cell is empty.
+   */
+  specialty_drug_max_coinsurance?: number | null;
+  inpatient_copay_max_days?: number | null;
+  primary_care_cost_sharing_after_visits?: number | null;
+  primary_care_deductible_after_copays?: number | null;
 }
 
 export interface CostSharing {
@@ -87,4 +102,10 @@ export interface BenefitDetail {
   limit_unit: string;
   limit_quantity: number | null;
   cost_sharings: CostSharing[];
+  /**
+   * `IsExclFromInnMOOP` of the Benefits and Cost Sharing PUF: in-network cost sharing of this benefit does
+   * not count toward the MOOP. Null when the cell is empty; absent in rows stored before it was kept. Not
+   * part of the API's Benefit: the out-of-pocket estimate reads it (plan-details.ts `COST_TERMS`).
+   */
+  excluded_from_inn_moop?: boolean | null;
 }

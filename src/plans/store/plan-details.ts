@@ -2,12 +2,32 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { mergeBusinessRules } from './business-rules.js';
 import type { Issuer } from './issuers.js';
-import type { CostLimit, PlanDetail, SbcScenario, VariantDetail } from './plan-detail.js';
-import { gatherBenefits, type PlanBenefit } from './plan-benefits.js';
+import type { CostLimit, CsrVariant, PlanDetail, SbcScenario, VariantDetail } from './plan-detail.js';
+import { gatherBenefits, type PlanBenefit, type VariantBenefit } from './plan-benefits.js';
 import { QUALITY_COLUMNS, toQualityRating, type QualityRating, type QualityRow } from './quality.js';
+
+/**
+ * The key of what the out-of-pocket estimate reads of a plan beyond the API's Plan: a symbol, so it
+ * follows the details through spreads but no answer ever writes it (JSON and the response serialiser skip
+ * symbol keys).
+ */
+export const COST_TERMS: unique symbol = Symbol('plan cost terms');
+
+/** One variant's Plan Attributes cells for the out-of-pocket estimate (undefined: stored before they were kept). */
+export interface VariantCostTerms {
+  csr: CsrVariant;
+  specialtyDrugMaxCoinsurance: number | null | undefined;
+  inpatientCopayMaxDays: number | null | undefined;
+  primaryCareCostSharingAfterVisits: number | null | undefined;
+  primaryCareDeductibleAfterCopays: number | null | undefined;
+  /** The variant's own Benefits PUF rows, by benefit name (empty when none is loaded). */
+  benefits: ReadonlyMap<string, VariantBenefit>;
+}
 
 /** CMS `Plan` as `GET /plans/{plan_id}` shows it: no premium, no household. */
 export interface PlanDetails {
+  /** Per variant, what the out-of-pocket estimate reads (see `COST_TERMS`). */
+  [COST_TERMS]?: readonly VariantCostTerms[];
   id: string;
   name: string;
   issuer: Issuer;
@@ -34,10 +54,20 @@ export interface PlanDetails {
   benefits: PlanBenefit[];
   sbcs?: { baby: SbcScenario; diabetes: SbcScenario; fracture: SbcScenario };
   quality_rating: QualityRating;
-  /** Business Rules PUF, when loaded: the age up to which a child may be a dependent. */
-  max_age_child?: number;
-  /** Business Rules PUF, when loaded: months tobacco-free before a person is rated as a non-user. */
-  tobacco_lookback?: number;
+  /** Business Rules PUF: the oldest a child dependent may be; null when no rule states it. */
+  max_age_child: number | null;
+  /** Business Rules PUF: months tobacco-free before a person is rated as a non-user; null when not stated. */
+  tobacco_lookback: number | null;
+  /**
+   * Benefits PUF "Abortion for Which Public Funding is Prohibited": covered or not; null when the plan does
+   * not list that benefit (or lists none). The `Plan` fields no public file carries are null (docs/decisions.md#plan-fields).
+   */
+  covers_nonhyde_abortion: boolean | null;
+  simple_choice: null;
+  suppression_state: null;
+  certification: null;
+  network_adequacy: null;
+  rx_3mo_mail_order: null;
 }
 
 interface Variant extends VariantDetail {
@@ -185,6 +215,13 @@ function assemble(year: number, plan: Selectable<Database['plans']>, parts: Plan
   }));
   const standard = standardVariant(variants);
   const rule = mergeBusinessRules(rules);
+  const variantBenefits = new Map<string, Map<string, VariantBenefit>>();
+  const benefits = gatherBenefits(
+    benefitRows,
+    new Map(variants.map((v) => [v.variantId, v.csr])),
+    standard?.variantId,
+    variantBenefits,
+  );
   return {
     id: plan.plan_id,
     name: plan.name,
@@ -218,16 +255,34 @@ function assemble(year: number, plan: Selectable<Database['plans']>, parts: Plan
     service_area_id: plan.service_area_id ?? '',
     deductibles: variants.flatMap((v) => v.deductibles),
     moops: variants.flatMap((v) => v.moops),
-    benefits: gatherBenefits(
-      benefitRows,
-      new Map(variants.map((v) => [v.variantId, v.csr])),
-      standard?.variantId,
-    ),
+    benefits,
     ...(standard?.sbcs ? { sbcs: standard.sbcs } : {}),
     quality_rating: toQualityRating(year, quality),
-    ...(rule.dependentMaxAge !== null ? { max_age_child: rule.dependentMaxAge } : {}),
-    ...(rule.tobaccoFreeMonths !== null ? { tobacco_lookback: rule.tobaccoFreeMonths } : {}),
+    max_age_child: rule.dependentMaxAge,
+    tobacco_lookback: rule.tobaccoFreeMonths,
+    covers_nonhyde_abortion: coversNonHydeAbortion(benefits),
+    simple_choice: null,
+    suppression_state: null,
+    certification: null,
+    network_adequacy: null,
+    rx_3mo_mail_order: null,
+    [COST_TERMS]: variants.map((v) => ({
+      csr: v.csr,
+      specialtyDrugMaxCoinsurance: v.specialty_drug_max_coinsurance,
+      inpatientCopayMaxDays: v.inpatient_copay_max_days,
+      primaryCareCostSharingAfterVisits: v.primary_care_cost_sharing_after_visits,
+      primaryCareDeductibleAfterCopays: v.primary_care_deductible_after_copays,
+      benefits: variantBenefits.get(v.variantId) ?? new Map(),
+    })),
   };
+}
+
+/** The Benefits PUF's benefit for abortions the Hyde Amendment bars federal funds from (45 CFR 156.280). */
+const NON_HYDE_ABORTION = 'Abortion for Which Public Funding is Prohibited';
+
+/** Whether the plan covers such abortions: from its benefits; null when it lists none or not this one. */
+function coversNonHydeAbortion(benefits: readonly PlanBenefit[]): boolean | null {
+  return benefits.find((b) => b.name === NON_HYDE_ABORTION)?.covered ?? null;
 }
 
 export type PlanDetailStore = ReturnType<typeof createPlanDetailStore>;

@@ -165,6 +165,30 @@ describe('benefits: fixtures in the current layout', () => {
     assert.equal(bariatric.detail.exclusions, 'Not covered.');
   });
 
+  it('keeps IsExclFromInnMOOP for the out-of-pocket estimate: Yes, No, or not stated', async () => {
+    const file = suite.csv(
+      'moop-exclusion.csv',
+      [
+        benefitRow('Routine Eye Exam (Adult)', { IsExclFromInnMOOP: 'Yes' }),
+        benefitRow('Specialist Visit', { IsExclFromInnMOOP: 'No' }),
+        benefitRow('Chiropractic Care', { IsExclFromInnMOOP: '' }),
+      ],
+      { header: BENEFITS_COLUMNS },
+    );
+    assert.equal((await ingest(suite.storage, 'benefits', [file])).rejectedCount, 0);
+    const stored = await benefits(2031, '99999TX0010001-01');
+    assert.equal(stored.get('Routine Eye Exam (Adult)')!.detail.excluded_from_inn_moop, true);
+    assert.equal(stored.get('Specialist Visit')!.detail.excluded_from_inn_moop, false);
+    assert.equal(stored.get('Chiropractic Care')!.detail.excluded_from_inn_moop, null);
+    const bad = suite.csv('bad-exclusion.csv', [benefitRow('Dialysis', { IsExclFromInnMOOP: 'Sometimes' })], {
+      header: BENEFITS_COLUMNS,
+    });
+    const error = await failedIngest(suite.storage, 'benefits', [bad]);
+    assert.deepEqual(rejectLines(error.summary), [
+      'bad-exclusion.csv:2: IsExclFromInnMOOP "Sometimes" is not Yes or No',
+    ]);
+  });
+
   it('re-running replaces the year', async () => {
     const file = suite.csv('again.csv', [benefitRow('Specialist Visit', { CopayInnTier1: '$60' })], {
       header: BENEFITS_COLUMNS,

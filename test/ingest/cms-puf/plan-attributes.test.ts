@@ -149,6 +149,24 @@ describe('plan-attributes: the real PY2025 Plan Attributes PUF (CMS zip)', { ski
     assert.equal(Number(shop.n), 374);
   });
 
+  it('keeps the cells the out-of-pocket estimate reads, as published', async () => {
+    const cells = async (variantId: string) => {
+      const { detail } = await variant(2025, variantId);
+      return [
+        detail.specialty_drug_max_coinsurance,
+        detail.inpatient_copay_max_days,
+        detail.primary_care_cost_sharing_after_visits,
+        detail.primary_care_deductible_after_copays,
+      ];
+    };
+    // SpecialtyDrugMaximumCoinsurance, InpatientCopaymentMaximumDays, BeginPrimaryCareCostSharingAfter-
+    // NumberOfVisits, BeginPrimaryCareDeductibleCoinsuranceAfterNumberOfCopays of each row.
+    assert.deepEqual(await cells('69842LA0240022-01'), [150, 3, 0, 0]); // "$150", "3", "0", "0"
+    assert.deepEqual(await cells('36194FL0160009-01'), [null, 3, 2, 0]); // "", "3", "2", "0"
+    assert.deepEqual(await cells('33602TX0460552-00'), [null, 0, 0, 3]); // a catastrophic plan: 3 copays
+    assert.deepEqual(await cells('33602TX0870010-01'), [null, 0, 0, 0]);
+  });
+
   it('re-running the load replaces it: no duplicates', async () => {
     await ingest(suite.storage, 'plan-attributes', [sharedData(ZIP)]);
     assert.equal(await suite.count('plans', 2025), 5734);
@@ -273,13 +291,17 @@ describe('plan-attributes: fixtures in the PUF layout', () => {
       row('99999TX0010001-01', { MetalLevel: 'Titanium' }),
       row('99999TX0010001-01', { TEHBInnTier1IndividualMOOP: 'about $9k' }),
       row('99999TX0010001-01', { StateCode: 'OK' }),
+      row('99999TX0010001-01', { InpatientCopaymentMaximumDays: 'three' }),
+      row('99999TX0010001-01', { SpecialtyDrugMaximumCoinsurance: 'ask us' }),
     ]);
-    const error = await failedIngest(suite.storage, 'plan-attributes', [file], { allowRejects: 3 });
+    const error = await failedIngest(suite.storage, 'plan-attributes', [file], { allowRejects: 5 });
     assert.deepEqual(rejectLines(error.summary), [
       'bad-cells.csv:2: PlanId 99999TX0010001-01 is not a variant of 99999TX0010002',
       'bad-cells.csv:3: MetalLevel "Titanium" is not a metal or dental level',
       'bad-cells.csv:4: TEHBInnTier1IndividualMOOP "about $9k" is not an amount',
       'bad-cells.csv:5: StandardComponentId 99999TX0010001 is not a plan of issuer 99999 in OK',
+      'bad-cells.csv:6: InpatientCopaymentMaximumDays "three" is not a whole number',
+      'bad-cells.csv:7: SpecialtyDrugMaximumCoinsurance "ask us" is not an amount',
     ]);
   });
 
