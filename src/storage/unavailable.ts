@@ -26,6 +26,9 @@ const SOCKET_CODES = new Set([
 /** SQLite: a lock conflict inside one database connection's own use; the database is not usable now. */
 const SQLITE_CODES = new Set(['SQLITE_LOCKED']);
 
+/** How many `cause` links the classifiers follow (drivers wrap once or twice). */
+const MAX_CAUSES = 8;
+
 /** node-postgres raises these as plain errors, told apart only by their text. */
 const STALLED =
   /^(Query read timeout|timeout exceeded when trying to connect|Connection terminated due to connection timeout)$/;
@@ -33,7 +36,7 @@ const REFUSED =
   /^(Connection terminated unexpectedly|Connection terminated|Client has encountered a connection error and is not queryable|Client was closed and is not queryable)$/;
 
 /** Whether `error` means the database could not be reached (and how), rather than a bad query. */
-export function classifyUnavailable(error: unknown): Unavailability | undefined {
+export function classifyUnavailable(error: unknown, depth = 0): Unavailability | undefined {
   if (error instanceof UnavailableError) return 'refused';
   if (!(error instanceof Error)) return undefined;
   const code = (error as Error & { code?: unknown }).code;
@@ -44,7 +47,10 @@ export function classifyUnavailable(error: unknown): Unavailability | undefined 
   if (STALLED.test(error.message)) return 'stalled';
   if (REFUSED.test(error.message)) return 'refused';
   // A pg "Connection terminated" error can arrive wrapped by the driver that saw it first.
-  return error.cause === undefined ? undefined : classifyUnavailable(error.cause);
+  // A few wrappings deep at most: an error that is its own cause must not loop.
+  return error.cause === undefined || depth >= MAX_CAUSES
+    ? undefined
+    : classifyUnavailable(error.cause, depth + 1);
 }
 
 /**
@@ -54,10 +60,10 @@ export function classifyUnavailable(error: unknown): Unavailability | undefined 
  * (SQLITE_BUSY, or SQLITE_BUSY_TIMEOUT where the library reports it). Not an outage: the next statement may
  * well succeed. A statement the server never answers is `stalled` (classifyUnavailable) instead.
  */
-export function isStatementTimeout(error: unknown): boolean {
+export function isStatementTimeout(error: unknown, depth = 0): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as Error & { code?: unknown }).code;
   // SQLITE_BUSY and its extended codes (SQLITE_BUSY_TIMEOUT, _SNAPSHOT, _RECOVERY): a lock not had in time.
   if (code === '57014' || (typeof code === 'string' && code.startsWith('SQLITE_BUSY'))) return true;
-  return error.cause !== undefined && isStatementTimeout(error.cause);
+  return error.cause !== undefined && depth < MAX_CAUSES && isStatementTimeout(error.cause, depth + 1);
 }

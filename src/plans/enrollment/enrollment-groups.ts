@@ -3,6 +3,7 @@ import { ineligibleReasons, type Applicant } from '../household/enrollment-rules
 import { relationshipValidIn, type Relationship } from '../household/relationships.js';
 import type { MarketPlan, Place } from '../market/county-market.js';
 import { ratingAge } from '../pricing/age.js';
+import { parseCalendarDate } from '../pricing/calendar-date.js';
 
 /**
  * POST /enrollment/validate (CMS `ExtendedEnrollment` in, `FlattenedEnrollmentGroup`s out): whether each
@@ -97,6 +98,15 @@ interface Member {
   csr: string;
 }
 
+/** Whether `dob` is a calendar date of `year`. */
+function bornIn(dob: string, year: number): boolean {
+  try {
+    return parseCalendarDate(dob).year === year;
+  } catch {
+    return false;
+  }
+}
+
 function ageOf(enrollee: Enrollee, at: string, year: number): number | null {
   if (enrollee.effective_age !== undefined) return enrollee.effective_age;
   if (!enrollee.dob) return null;
@@ -104,8 +114,8 @@ function ageOf(enrollee: Enrollee, at: string, year: number): number | null {
     // The CMS document: ages are taken on 1 January of the year unless `effective_age` is given.
     return ratingAge({ dob: enrollee.dob }, `${year}-01-01`);
   } catch {
-    // Born after 1 January: not yet a year old.
-    if (/^\d{4}-\d{2}-\d{2}$/.test(enrollee.dob) && enrollee.dob.startsWith(`${year}-`)) return 0;
+    // Born after 1 January: not yet a year old. A dob that is no date (2014-02-30) is not born then.
+    if (bornIn(enrollee.dob, year)) return 0;
     return invalid(`${at}.dob: ${enrollee.dob} is not a date of birth before the end of ${year}`);
   }
 }
@@ -127,7 +137,7 @@ function relationshipTo(
   return value;
 }
 
-/** The group's members, its subscriber first; 1003 for an id no enrollee has. */
+/** The group's members, its subscriber first; 1003 for an id no enrollee has, or one the group lists twice. */
 function membersOf(
   group: EnrollmentGroup,
   index: number,
@@ -137,6 +147,8 @@ function membersOf(
   const at = `enrollment_groups[${index}]`;
   const ids = group.enrollees ?? [];
   if (ids.length === 0) invalid(`${at}.enrollees: at least one enrollee id is required`);
+  const twice = ids.find((id, k) => ids.indexOf(id) !== k);
+  if (twice !== undefined) invalid(`${at}.enrollees: ${twice} is given twice`);
   const subscriber = group.subscriber_id ?? ids[0]!;
   if (!ids.includes(subscriber))
     invalid(`${at}.subscriber_id: ${subscriber} is not one of the group's enrollees`);

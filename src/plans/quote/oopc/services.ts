@@ -1,3 +1,5 @@
+import { OOPC_TABLE_SERVICES } from '../../tables/oopc-utilization-2014.js';
+
 /**
  * The service categories the out-of-pocket cost model prices, and the Benefits and Cost Sharing PUF
  * `BenefitName` whose cost sharing each takes. The list and the names are CMS's: `oopcService` and
@@ -5,36 +7,12 @@
  * `op_er_prof` ("not in use", zero everywhere) is left out, as CMS's code leaves it out.
  */
 
-export const OOPC_SERVICES = [
-  'ip_fac',
-  'ip_prof',
-  'op_ambulance',
-  'op_chiro',
-  'op_ct_mri',
-  'op_diagnostic_cardiology',
-  'op_dialysis',
-  'op_dme',
-  'op_er_fac',
-  'op_eye',
-  'op_jcode',
-  'op_lab',
-  'op_mh',
-  'op_op_fac',
-  'op_other',
-  'op_prev',
-  'op_primcare',
-  'op_rehab',
-  'op_speccare',
-  'op_surg',
-  'op_ultrasound',
-  'op_xray',
-  'rx_generic',
-  'rx_npbrand',
-  'rx_pbrand',
-  'rx_specialty',
-] as const;
+/** The table's services but `op_er_prof`, in the table's order. */
+export type OopcService = Exclude<(typeof OOPC_TABLE_SERVICES)[number], 'op_er_prof'>;
 
-export type OopcService = (typeof OOPC_SERVICES)[number];
+export const OOPC_SERVICES: readonly OopcService[] = OOPC_TABLE_SERVICES.filter(
+  (s): s is OopcService => s !== 'op_er_prof',
+);
 
 /** The services priced from a plan benefit: every one but `op_other`, which takes the household's average rate. */
 export type BenefitService = Exclude<OopcService, 'op_other'>;
