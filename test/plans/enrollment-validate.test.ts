@@ -287,6 +287,17 @@ describe('POST /enrollment/validate', { skip }, () => {
           ['g-2', ['B']],
         ],
       );
+      // An ex-spouse and a child of 26: SelectHealth's plans (maximum age 26) refuse only the ex-spouse,
+      // the others refuse both; the plan refusing fewest decides, so A and the child stay together.
+      const older = child(26);
+      const split = await validate(custom([subscriber, ex, older]), 400);
+      assert.deepEqual(
+        split.map((g) => [g.id, g.enrollees.map((e) => e.id)]),
+        [
+          ['g', ['A', 'C']],
+          ['g-2', ['B']],
+        ],
+      );
     });
 
     test('a child of 26: SelectHealth’s 18 plans (maximum 26) accept the group; a child of 27 none', async () => {

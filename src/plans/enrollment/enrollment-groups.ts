@@ -266,13 +266,18 @@ async function availablePlans(
     subscriber: index === 0,
   }));
   const plans: MarketPlan[] = [];
-  for (const plan of candidates) {
+  // When no plan takes everyone: the plan that refuses the fewest (then the first by id) decides who is
+  // put apart, so the others stay together where some plan takes them all.
+  let fewest: readonly { person: number; reason: string }[] | undefined;
+  for (const plan of [...candidates].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     const reasons = ineligibleReasons(applicants, plan.enrollment);
     if (reasons.length === 0) plans.push(plan);
-    else
-      for (const r of reasons)
-        if (!refused.has(members[r.person]!)) refused.set(members[r.person]!, r.reason);
+    else {
+      const people = [...new Map(reasons.map((r) => [r.person, r])).values()];
+      if (!fewest || people.length < fewest.length) fewest = people;
+    }
   }
+  if (plans.length === 0 && fewest) for (const r of fewest) refused.set(members[r.person]!, r.reason);
   return { plans, refused };
 }
 
