@@ -214,6 +214,34 @@ function markdown(figures: Figures[], command: string): string {
       `| ${f.database} | ${(rate(withUse) / rate(without)).toFixed(2)} | ${(withUse.routeMedianMs / without.routeMedianMs).toFixed(2)} | ${cpu} |`,
     );
   }
+  const [sqlite, postgres] = [
+    figures.find((f) => f.database.startsWith('SQLite')),
+    figures.find((f) => f.database.startsWith('PostgreSQL')),
+  ];
+  if (sqlite && postgres) {
+    const rate = (load: LoadResult | SearchFigures['load']) => load.latencies.length / load.activeSeconds;
+    lines.push(
+      '',
+      'PostgreSQL vs SQLite, same run:',
+      '',
+      '| Path | PostgreSQL req/s | SQLite req/s | PostgreSQL ÷ SQLite |',
+      '|---|---|---|---|',
+    );
+    const pairs: [string, number, number][] = [
+      ...sqlite.lookups.map((l, i): [string, number, number] => [
+        l.name,
+        rate(postgres.lookups[i]!.load),
+        rate(l.load),
+      ]),
+      ...sqlite.searches.map((search, i): [string, number, number] => [
+        `POST /plans/search (utilization: ${search.utilization ? 'every member' : 'none'})`,
+        rate(postgres.searches[i]!.load),
+        rate(search.load),
+      ]),
+    ];
+    for (const [name, pg, lite] of pairs)
+      lines.push(`| ${name} | ${pg.toFixed(0)} | ${lite.toFixed(0)} | ${(pg / lite).toFixed(2)} |`);
+  }
   return lines.join('\n');
 }
 

@@ -483,12 +483,36 @@ async function main(): Promise<number> {
         `connections ${verdict} the 5 ms target`,
     );
   }
+  const ratios = databaseRatios(rows);
+  if (ratios) console.log(`\n${ratios}`);
   if (options.write && rows.length) {
     updateResultsFile(RESULTS_FILE, rows);
     console.log(`updated ${RESULTS_FILE}`);
   }
   if (options.cpuProfDir) console.log(`profiles kept under ${options.cpuProfDir}`);
   return rows.some((r) => r.errors > 0) ? 1 : 0;
+}
+
+/**
+ * With both databases in one run: per benchmark, PostgreSQL req/s, SQLite req/s and their ratio, and the
+ * two p99s with theirs (the figures production speed is judged by: PostgreSQL against SQLite, same run).
+ */
+function databaseRatios(rows: readonly Row[]): string | undefined {
+  const lines = [
+    'PostgreSQL vs SQLite, same run:',
+    '| Benchmark | PostgreSQL req/s | SQLite req/s | PostgreSQL ÷ SQLite | PostgreSQL p99 (ms) | SQLite p99 (ms) | p99 PostgreSQL ÷ SQLite |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const benchmark of [...new Set(rows.map((r) => r.benchmark))]) {
+    const pgRow = rows.find((r) => r.benchmark === benchmark && r.database.startsWith('PostgreSQL'));
+    const sqliteRow = rows.find((r) => r.benchmark === benchmark && r.database.startsWith('SQLite'));
+    if (!pgRow || !sqliteRow) continue;
+    lines.push(
+      `| ${benchmark} | ${pgRow.rps.toFixed(0)} | ${sqliteRow.rps.toFixed(0)} | ${(pgRow.rps / sqliteRow.rps).toFixed(2)} | ` +
+        `${pgRow.p99.toFixed(1)} | ${sqliteRow.p99.toFixed(1)} | ${(pgRow.p99 / sqliteRow.p99).toFixed(2)} |`,
+    );
+  }
+  return lines.length > 3 ? lines.join('\n') : undefined;
 }
 
 process.exitCode = await main();

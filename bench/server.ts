@@ -101,7 +101,8 @@ export interface RunningServer {
   output(): string;
 }
 
-function serverEnv(database: BenchDatabase, port: number, extra: Record<string, string> = {}) {
+/** The environment a benchmark's server runs with: its database and port, sandbox mode, limits lifted. */
+export function serverEnv(database: BenchDatabase, port: number, extra: Record<string, string> = {}) {
   return {
     ...process.env,
     PORT: String(port),
