@@ -70,7 +70,6 @@ export interface CreditedSums extends PlanSums {
  */
 export class CreditPricer {
   readonly pricer: HouseholdPricer;
-  readonly yearly: YearlyCost;
   private readonly aptc: Cents;
   /** Why nobody is priced: no people, or everyone has other coverage (`has_mec`) and so does not enrol. */
   private readonly nobody: string | undefined;
@@ -82,10 +81,11 @@ export class CreditPricer {
     private readonly household: SettledHousehold,
     eligibility: HouseholdEligibility,
     csrOverride: CsrOverride | undefined,
+    /** The household's yearly-cost estimator, when the caller has one already (priced-context.ts). */
+    readonly yearly: YearlyCost = new YearlyCost(household, year),
   ) {
     const eligibleOf = (m: Member) => eligibility.people[m.index]?.aptcEligible ?? false;
     this.pricer = new HouseholdPricer(year, household, household.members, eligibleOf);
-    this.yearly = new YearlyCost(household, year);
     this.aptc = eligibility.aptc.aptc;
     this.nobody =
       household.members.length === 0
@@ -150,12 +150,13 @@ export function priceAll(
   household: SettledHousehold,
   eligibility: HouseholdEligibility,
   csrOverride: CsrOverride | undefined,
+  yearly?: YearlyCost,
 ): PricedPlan[] {
-  const pricer = new CreditPricer(year, household, eligibility, csrOverride);
+  const pricer = new CreditPricer(year, household, eligibility, csrOverride, yearly);
   return plans.map((plan) => pricer.full(plan));
 }
 
-/** Each priced plan with our out-of-pocket range (`oopc_range: true` in the request). */
-export function withOopcRanges(priced: readonly PricedPlan[], yearly: YearlyCost): PricedPlan[] {
-  return priced.map((p) => ({ ...p, oopcRange: yearly.range(p.plan, p.csr) }));
+/** A priced plan with our out-of-pocket range (`oopc_range: true` in the request). */
+export function withOopcRange(priced: PricedPlan, yearly: YearlyCost): PricedPlan {
+  return { ...priced, oopcRange: yearly.range(priced.plan, priced.csr) };
 }

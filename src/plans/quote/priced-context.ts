@@ -9,6 +9,7 @@ import type { PlansDeps } from '../deps.js';
 import { planError } from '../errors.js';
 import { marketYears } from '../market-years.js';
 import { creditBenchmark } from './pediatric-dental.js';
+import { YearlyCost } from './yearly-cost.js';
 
 /** What every priced request gives (its body, validated at the edge); the year is settled before. */
 export interface PricedRequest {
@@ -23,6 +24,8 @@ export interface PricedContext extends MarketContext {
   eligibility: HouseholdEligibility;
   /** Why the credit's benchmark may leave out a pediatric dental portion it should have (data_notes). */
   benchmarkNote?: string;
+  /** The household's yearly out-of-pocket estimator, made once for the request's pricing and notes. */
+  yearly: YearlyCost;
 }
 
 export interface MarketContext {
@@ -86,7 +89,8 @@ export async function pricedContext(
     aptcOverride: body.aptc_override,
     csrOverride: body.csr_override,
   });
-  return { year, market, household, eligibility, ...(benchmarkNote ? { benchmarkNote } : {}) };
+  const yearly = new YearlyCost(household, year);
+  return { year, market, household, eligibility, yearly, ...(benchmarkNote ? { benchmarkNote } : {}) };
 }
 
 /** The answer's `rate_area`: the place's state and rating area. */

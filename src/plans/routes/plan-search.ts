@@ -9,7 +9,7 @@ import { searchAnswerJson } from '../search/search-answer.js';
 import { metalStats } from '../search/search-stats.js';
 import { matchingRows } from '../search/search.js';
 import { dentalFilterNote } from '../search/dental-filter.js';
-import { YearlyCost, oopcNote } from '../quote/yearly-cost.js';
+import { oopcNote } from '../quote/yearly-cost.js';
 import { refuseInvalidInput } from './invalid-input.js';
 import { DataNotesShape, RateArea, SearchPlan } from './plan-shape.js';
 import { HOUSEHOLD_FIXES, PlanSearchRequest, PRICING_RULES } from './priced-requests.js';
@@ -108,7 +108,7 @@ export function registerPlanSearchRoutes(api: App, deps: PlansDeps): void {
           dental_coverage: dentalFilterNote(context.market.plans, body.filter),
           oopc: oopcNote(
             rows.map((r) => r.oopc),
-            new YearlyCost(context.household, year),
+            context.yearly,
           ),
         },
       );

@@ -3,8 +3,8 @@ import type { App } from '../../shared/http.js';
 import type { PlansDeps } from '../deps.js';
 import { planError } from '../errors.js';
 import { PlanId, YearQuery } from '../input-schemas.js';
-import { priceAll, withOopcRanges } from '../quote/credit-pricer.js';
-import { YearlyCost, oopcNote } from '../quote/yearly-cost.js';
+import { priceAll, withOopcRange } from '../quote/credit-pricer.js';
+import { oopcNote } from '../quote/yearly-cost.js';
 import { answerNotes } from '../quote/data-notes.js';
 import { pricedPlanObject } from '../quote/premium-fields.js';
 import { pricedContext, rateArea } from '../quote/priced-context.js';
@@ -54,9 +54,9 @@ export function registerPricedPlanRoutes(api: App, deps: PlansDeps): void {
         );
       }
       const { year, household, eligibility } = context;
-      let priced = priceAll(chosen, year, household, eligibility, body.csr_override);
-      const yearly = new YearlyCost(household, year);
-      if (body.oopc_range) priced = withOopcRanges(priced, yearly);
+      const { yearly } = context;
+      let priced = priceAll(chosen, year, household, eligibility, body.csr_override, yearly);
+      if (body.oopc_range) priced = priced.map((p) => withOopcRange(p, yearly));
       const coverage = await coverageOf(deps, context, body);
       const notes = await answerNotes(
         deps,
@@ -116,9 +116,9 @@ export function registerPricedPlanRoutes(api: App, deps: PlansDeps): void {
         );
       }
       const { year, household, eligibility } = context;
-      let priced = priceAll([plan], year, household, eligibility, body.csr_override);
-      const yearly = new YearlyCost(household, year);
-      if (body.oopc_range) priced = withOopcRanges(priced, yearly);
+      const { yearly } = context;
+      let priced = priceAll([plan], year, household, eligibility, body.csr_override, yearly);
+      if (body.oopc_range) priced = priced.map((p) => withOopcRange(p, yearly));
       const coverage = await coverageOf(deps, context, body);
       const notes = await answerNotes(deps, context, priced[0]!.premium.available, {
         oopc: oopcNote([priced[0]!.oopc], yearly),

@@ -1,6 +1,6 @@
 import type { DataNotes } from '../quote/data-notes.js';
 import { rateArea, type PricedContext } from '../quote/priced-context.js';
-import { YearlyCost } from '../quote/yearly-cost.js';
+import { withOopcRange } from '../quote/credit-pricer.js';
 import { perObject } from '../../shared/memo.js';
 import type { CountyMarket } from '../market/county-market.js';
 import type { CoverageFilter } from './coverage-filter.js';
@@ -88,10 +88,8 @@ export function searchAnswerJson(
 ): Buffer {
   const offset = question.offset ?? 0;
   const limit = question.limit ?? DEFAULT_PAGE;
-  const yearly = question.oopc_range ? new YearlyCost(context.household, context.year) : undefined;
   const page = sortedPage(rows, question.sort, question.order, offset, limit).map((r) => {
-    const priced = pricedPlanOf(r);
-    if (yearly) priced.oopcRange = yearly.range(r.plan, r.csr);
+    const priced = question.oopc_range ? withOopcRange(pricedPlanOf(r), context.yearly) : pricedPlanOf(r);
     const json = searchPlanJson(priced);
     const extra = coverage?.fields.get(r.plan.id);
     // The premium fields close the plan's object: the coverage blocks go just before its brace.

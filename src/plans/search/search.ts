@@ -192,7 +192,7 @@ export function matchingRows(
 ): SearchRow[] {
   const { market, household, eligibility, year } = context;
   const shown = showCatastrophic(household, eligibility, question.catastrophic_override);
-  const pricer = new CreditPricer(year, household, eligibility, question.csr_override);
+  const pricer = new CreditPricer(year, household, eligibility, question.csr_override, context.yearly);
   const yearly = pricer.yearly.household;
   if (question.filter?.oopc !== undefined && !yearly.ok && yearly.unavailable.code === 'person-incomplete') {
     // Nothing could meet the criterion: say why rather than answer no plans.
