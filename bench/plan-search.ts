@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from '../src/storage/connect.js';
 import { FEDERAL_AGE_CURVE } from '../src/plans/sample/age-curve.js';
-import { BENEFITS_COLUMNS, RATE_COLUMNS } from '../src/plans/tables/puf-columns.js';
+import { BENEFITS_COLUMNS, PLAIN_BENEFIT_CELLS, RATE_COLUMNS } from '../src/plans/tables/puf-columns.js';
 import { OOPC_BENEFIT_NAMES } from '../src/plans/quote/oopc/services.js';
 import { postLoad, type PostLoadResult } from './load.js';
 import type { BenchDatabase } from './server.js';
@@ -159,22 +159,9 @@ export async function writeGeneratedBenefits(database: BenchDatabase, dir: strin
           StandardComponentId: v.plan_id,
           PlanId: v.variant_id,
           BenefitName: name,
+          ...PLAIN_BENEFIT_CELLS,
           CopayInnTier1: copay,
-          CopayInnTier2: '',
-          CopayOutofNet: 'Not Applicable',
           CoinsInnTier1: coinsurance,
-          CoinsInnTier2: '',
-          CoinsOutofNet: 'Not Applicable',
-          IsEHB: 'Yes',
-          IsCovered: 'Covered',
-          QuantLimitOnSvc: 'No',
-          LimitQty: '',
-          LimitUnit: '',
-          Exclusions: '',
-          Explanation: '',
-          EHBVarReason: '',
-          IsExclFromInnMOOP: 'No',
-          IsExclFromOonMOOP: 'Yes',
         };
         lines.push(BENEFITS_COLUMNS.map((c) => csvCell(String(row[c]))).join(','));
       }

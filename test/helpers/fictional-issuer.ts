@@ -1,3 +1,5 @@
+import { PLAIN_BENEFIT_CELLS } from '../../src/plans/tables/puf-columns.js';
+
 /**
  * Fixture rows of a fictional issuer (99999, Texas, plan year 2031) in the CMS Exchange PUF layouts that
  * ../shared/data has no real file of (or no file small enough for a fixture), loaded through the real
@@ -23,22 +25,9 @@ export function benefitRow(name: string, overrides: Record<string, string> = {})
     StandardComponentId: '99999TX0010001',
     PlanId: '99999TX0010001-01',
     BenefitName: name,
+    ...PLAIN_BENEFIT_CELLS,
     CopayInnTier1: 'Not Applicable',
-    CopayInnTier2: '',
-    CopayOutofNet: 'Not Applicable',
     CoinsInnTier1: 'Not Applicable',
-    CoinsInnTier2: '',
-    CoinsOutofNet: 'Not Applicable',
-    IsEHB: 'Yes',
-    IsCovered: 'Covered',
-    QuantLimitOnSvc: 'No',
-    LimitQty: '',
-    LimitUnit: '',
-    Exclusions: '',
-    Explanation: '',
-    EHBVarReason: '',
-    IsExclFromInnMOOP: 'No',
-    IsExclFromOonMOOP: 'Yes',
     ...overrides,
   };
 }

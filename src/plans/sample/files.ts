@@ -9,6 +9,7 @@ import { planAttributesRow } from './plan-attributes-rows.js';
 import { SAMPLE_BENEFITS, variantBenefits } from './benefits.js';
 import {
   BENEFITS_COLUMNS,
+  PLAIN_BENEFIT_CELLS,
   PLAN_ATTRIBUTES_COLUMNS,
   RATE_COLUMNS,
   SERVICE_AREA_COLUMNS,
@@ -152,23 +153,13 @@ function benefitRows(market: SampleMarket): Cells[] {
           StandardComponentId: plan.id,
           PlanId: `${plan.id}-${variant.suffix}`,
           BenefitName: name,
+          ...PLAIN_BENEFIT_CELLS,
           CopayInnTier1: c.copay,
-          CopayInnTier2: '',
-          CopayOutofNet: 'Not Applicable',
           CoinsInnTier1: c.coinsurance,
-          CoinsInnTier2: '',
           CoinsOutofNet: outOfNetwork ? '50% Coinsurance after deductible' : 'Not Applicable',
           // Adult eye exams are not an essential health benefit.
           IsEHB: kind === 'eye' ? 'No' : 'Yes',
           IsCovered: c.covered ? 'Covered' : 'Not Covered',
-          QuantLimitOnSvc: 'No',
-          LimitQty: '',
-          LimitUnit: '',
-          Exclusions: '',
-          Explanation: '',
-          EHBVarReason: '',
-          IsExclFromInnMOOP: 'No',
-          IsExclFromOonMOOP: 'Yes',
         };
         rows.push(BENEFITS_COLUMNS.map((column) => row[column]));
       }

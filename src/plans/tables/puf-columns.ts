@@ -234,3 +234,25 @@ export const BENEFITS_COLUMNS = [
   'IsExclFromInnMOOP',
   'IsExclFromOonMOOP',
 ] as const;
+
+/**
+ * The cells of a Benefits and Cost Sharing PUF row that writers of generated or fixture rows usually leave as
+ * a plain covered EHB benefit states them: no tier 2, nothing out of network, no limits, counted toward the
+ * in-network MOOP. Each writer gives the row's identity and in-network cost sharing, and overrides the rest.
+ */
+export const PLAIN_BENEFIT_CELLS = {
+  CopayInnTier2: '',
+  CopayOutofNet: 'Not Applicable',
+  CoinsInnTier2: '',
+  CoinsOutofNet: 'Not Applicable',
+  IsEHB: 'Yes',
+  IsCovered: 'Covered',
+  QuantLimitOnSvc: 'No',
+  LimitQty: '',
+  LimitUnit: '',
+  Exclusions: '',
+  Explanation: '',
+  EHBVarReason: '',
+  IsExclFromInnMOOP: 'No',
+  IsExclFromOonMOOP: 'Yes',
+} as const satisfies Partial<Record<(typeof BENEFITS_COLUMNS)[number], string>>;
