@@ -19,6 +19,7 @@ import {
 } from '../helpers/service.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { issueTokens, refresh, type TestApp, type TokenBody } from '../helpers/token-calls.js';
+import { call, type Answer } from '../helpers/timed-call.js';
 
 /**
  * Faults injected between the service and its dependencies with a TCP proxy in the test (the shared
@@ -90,36 +91,6 @@ async function startProxied(via: 'database' | 'redis'): Promise<ProxiedService> 
       await proxy.close();
       await database.drop();
     },
-  };
-}
-
-interface Answer {
-  status: number;
-  ms: number;
-  type: string;
-  retryAfter: string | null;
-  text: string;
-  json?: Record<string, unknown>;
-}
-
-async function call(base: string, path: string, init: RequestInit = {}): Promise<Answer> {
-  const started = performance.now();
-  const response = await fetch(base + path, { ...init, redirect: 'manual' });
-  const text = await response.text();
-  const ms = performance.now() - started;
-  let json: Record<string, unknown> | undefined;
-  try {
-    json = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    /* a page */
-  }
-  return {
-    status: response.status,
-    ms,
-    type: response.headers.get('content-type') ?? '',
-    retryAfter: response.headers.get('retry-after'),
-    text,
-    json,
   };
 }
 

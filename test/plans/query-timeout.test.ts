@@ -16,6 +16,7 @@ import {
   type RunningService,
 } from '../helpers/service.js';
 import { issueTokens, refresh, type TestApp, type TokenBody } from '../helpers/token-calls.js';
+import { call, type Answer } from '../helpers/timed-call.js';
 import { SANDBOX_KEY } from './plan-api.js';
 
 /**
@@ -77,28 +78,6 @@ async function startWithQueryTimeout(): Promise<TimedService> {
       await database.drop();
     },
   };
-}
-
-interface Answer {
-  status: number;
-  ms: number;
-  headers: Headers;
-  text: string;
-  json?: Record<string, unknown>;
-}
-
-async function call(base: string, path: string, init: RequestInit = {}): Promise<Answer> {
-  const started = performance.now();
-  const response = await fetch(base + path, { ...init, redirect: 'manual' });
-  const text = await response.text();
-  const ms = performance.now() - started;
-  let json: Record<string, unknown> | undefined;
-  try {
-    json = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    /* not JSON */
-  }
-  return { status: response.status, ms, headers: response.headers, text, json };
 }
 
 /**
