@@ -194,6 +194,15 @@ interface Person {
   current_enrollment?: { plan_id: string; uses_tobacco?: boolean };
 }
 
+/** A member as these requests state one: the required fields, a non-smoking woman eligible for the credit. */
+const person = (age: number, more: Partial<Person> = {}): Person => ({
+  age,
+  aptc_eligible: true,
+  gender: 'Female',
+  uses_tobacco: false,
+  ...more,
+});
+
 const CLARK_NV: Place = { countyfips: '32003', state: 'NV', zipcode: '89101' };
 const HONOLULU_HI: Place = { countyfips: '15003', state: 'HI', zipcode: '96813' };
 const BERNALILLO_NM: Place = { countyfips: '35001', state: 'NM', zipcode: '87102' };
@@ -202,7 +211,7 @@ const DONA_ANA_NM: Place = { countyfips: '35013', state: 'NM', zipcode: '88001' 
 const MULTNOMAH_OR: Place = { countyfips: '41051', state: 'OR', zipcode: '97201' };
 
 const dollars = (amount: number) => amount / 100;
-const adult40: Person[] = [{ age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false }];
+const adult40: Person[] = [person(40)];
 
 describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { skip }, () => {
   const api = planApiSuite(loads);
@@ -343,9 +352,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
 
     test('a child (the 0–20 band) pays the file’s "Premium Child"; catastrophic plans are shown to under-30s', async () => {
       for (const age of [0, 10, 20]) {
-        const answer = await search(2016, CLARK_NV, [
-          { age, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
-        ]);
+        const answer = await search(2016, CLARK_NV, [person(age)]);
         const expected = file();
         assert.equal(answer.total, expected.length, `age ${age}`);
         const got = byId(answer.plans);
@@ -356,10 +363,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
     });
 
     test('a couple of 40-year-olds: 2 × age 40, which is the file’s "Premium Couple 40"', async () => {
-      const answer = await search(2016, CLARK_NV, [
-        { age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
-        { age: 40, relationship: 'Spouse', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
-      ]);
+      const answer = await search(2016, CLARK_NV, [person(40), person(40, { relationship: 'Spouse' })]);
       const got = byId(answer.plans);
       for (const plan of file().filter((p) => p.metal !== 'Catastrophic')) {
         const couple = cents(plan.row[COUPLE40]);
@@ -369,20 +373,8 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
     });
 
     test('four children under 21 cost what the three oldest cost: the file’s "Couple+3 or more children, age 40"', async () => {
-      const parents: Person[] = [
-        { age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
-        { age: 40, relationship: 'Spouse', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
-      ];
-      const kids = [19, 16, 12, 3].map(
-        (age) =>
-          ({
-            age,
-            relationship: 'Child',
-            aptc_eligible: true,
-            gender: 'Female',
-            uses_tobacco: false,
-          }) as const,
-      );
+      const parents: Person[] = [person(40), person(40, { relationship: 'Spouse' })];
+      const kids = [19, 16, 12, 3].map((age) => person(age, { relationship: 'Child' }));
       const four = byId((await search(2016, CLARK_NV, [...parents, ...kids])).plans);
       const three = byId((await search(2016, CLARK_NV, [...parents, ...kids.slice(0, 3)])).plans);
       for (const plan of file().filter((p) => p.metal !== 'Catastrophic')) {
@@ -480,14 +472,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
 
     test('derived ages follow the curve from the published columns (45, 64+, and the 0–20 band)', async () => {
       const plans = file().filter((p) => p.metal !== 'Catastrophic');
-      const at = async (age: number) =>
-        byId(
-          (
-            await search(2016, CLARK_NV, [
-              { age, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
-            ])
-          ).plans,
-        );
+      const at = async (age: number) => byId((await search(2016, CLARK_NV, [person(age)])).plans);
       const [age45, age64, age70, age18] = await Promise.all([at(45), at(64), at(70), at(18)]);
       for (const plan of plans) {
         const p21 = cents(plan.row[P21]);
@@ -592,10 +577,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
     test('a couple at 300 % FPL (Hawaii guidelines, 9.66 %): credit = couple SLCSP − contribution', async () => {
       // 2015 Hawaii poverty guideline for two: $13,550 + $4,780 = $18,330; 300 % = $54,990 (9.66 %).
       const income = 54_990;
-      const couple: Person[] = [
-        { age: 60, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
-        { age: 60, relationship: 'Spouse', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
-      ];
+      const couple: Person[] = [person(60), person(60, { relationship: 'Spouse' })];
       const slcsp = fileSlcsp(file(), (p) => 2 * cents(p.row['premium adult individual age 60']));
       const contributionExact = contribution(income, 966);
       assert.ok(slcsp > contributionExact, 'a credit is due');
@@ -680,10 +662,10 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
       // Medicaid 199.6 % of the 2016 one ($24,300): children 6–18 qualify up to 245 % in NM, adults to 138 %.
       const income = 48_500;
       const family: Person[] = [
-        { age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
-        { age: 40, relationship: 'Spouse', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
-        { age: 12, relationship: 'Child', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
-        { age: 8, relationship: 'Child', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
+        person(40),
+        person(40, { relationship: 'Spouse' }),
+        person(12, { relationship: 'Child' }),
+        person(8, { relationship: 'Child' }),
       ];
       const plans = file();
       const parents = (p: FilePlan) => 2 * cents(p.row[P40]);
@@ -819,20 +801,8 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
     });
 
     test('four children: the sum of the members’ published premiums; the 2014 tier column rounds once', async () => {
-      const parents: Person[] = [
-        { age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
-        { age: 40, relationship: 'Spouse', aptc_eligible: true, gender: 'Female', uses_tobacco: false },
-      ];
-      const kids = [17, 14, 9, 2].map(
-        (age) =>
-          ({
-            age,
-            relationship: 'Child',
-            aptc_eligible: true,
-            gender: 'Female',
-            uses_tobacco: false,
-          }) as const,
-      );
+      const parents: Person[] = [person(40), person(40, { relationship: 'Spouse' })];
+      const kids = [17, 14, 9, 2].map((age) => person(age, { relationship: 'Child' }));
       const got = byId((await search(2014, ADA_ID, [...parents, ...kids])).plans);
       const gaps = new Map<number, number>();
       for (const plan of file().filter((p) => p.metal !== 'Catastrophic')) {
@@ -869,7 +839,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
         place: ADA_ID,
         household: {
           income,
-          people: [{ age: 60, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+          people: [person(60)],
         },
       };
       assert.equal((await post<{ premium: number }>('/households/slcsp', body)).premium, dollars(slcsp));
@@ -907,7 +877,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
         const adults = plans.filter((p) => p.metal !== 'Catastrophic');
         const [adult, child] = await Promise.all([
           search(year, place, adult40),
-          search(year, place, [{ age: 12, aptc_eligible: true, gender: 'Female', uses_tobacco: false }]),
+          search(year, place, [person(12)]),
         ]);
         assert.equal(adult.total, adults.length);
         assert.equal(child.total, plans.length);
@@ -978,11 +948,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
           }
         }
         const child = byId(
-          (
-            await search(2014, { countyfips: county, state: 'ID', zipcode }, [
-              { age: 5, aptc_eligible: true, gender: 'Female', uses_tobacco: false },
-            ])
-          ).plans,
+          (await search(2014, { countyfips: county, state: 'ID', zipcode }, [person(5)])).plans,
         );
         for (const plan of plans.filter((p) => rates.has(p.id))) {
           assert.equal(child.get(plan.id)!.premium, dollars(rates.get(plan.id)![1]), `${plan.id} child`);
@@ -1009,7 +975,7 @@ describe('priced plan endpoints on the real QHP Landscape files 2014–2017', { 
       assert.ok(whole.length > 0, 'whole-dollar rows');
       const [age40, age45] = await Promise.all([
         search(2015, MULTNOMAH_OR, adult40),
-        search(2015, MULTNOMAH_OR, [{ age: 45, aptc_eligible: true, gender: 'Female', uses_tobacco: false }]),
+        search(2015, MULTNOMAH_OR, [person(45)]),
       ]);
       assert.equal(age40.total, plans.length);
       const got40 = byId(age40.plans);
