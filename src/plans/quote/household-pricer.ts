@@ -175,11 +175,8 @@ export class HouseholdPricer {
     };
     const detail = this.options.memberDetail ?? false;
     if (tier) {
-      return householdPremium(members, {
-        ...rating,
-        cohabitationRequired: plan.cohabitationRequired,
-        ratedChildren: plan.ratedChildren,
-      });
+      // Family tiers price the policy by its tier: the rated-children limits do not apply there.
+      return householdPremium(members, { ...rating, cohabitationRequired: plan.cohabitationRequired });
     }
     // Living apart changes who is rated only under the plan's own cohabitation rule: prepared per plan.
     if (plan.cohabitationRequired && this.apart) {
