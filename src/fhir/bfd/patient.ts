@@ -1,0 +1,7 @@
+import type { Json } from './elements.js';
+import type { RifBeneficiary, TransformContext } from './rif-record.js';
+
+/** Not written yet. */
+export function patientResource(record: RifBeneficiary, context: TransformContext): Json {
+  throw new Error(`patientResource is not written yet (${String(record)}, ${context.created})`);
+}

@@ -1,0 +1,72 @@
+import type { ClaimLookups } from './lookups.js';
+/**
+ * The records of the CMS Chronic Conditions Warehouse (CCW) "RIF" extracts, as the claims transforms read them.
+ * A RIF file is pipe-delimited with a header line naming the CCW variables (docs/claims-rif.md); a row is kept
+ * as the raw text of each column, keyed by the header's upper-case name, '' where the column is empty.
+ */
+
+/** The record types a RIF file can hold, one per file. */
+export const RIF_RECORD_TYPES = [
+  'beneficiary',
+  'beneficiary-history',
+  'mbi-history',
+  'carrier',
+  'dme',
+  'hha',
+  'hospice',
+  'inpatient',
+  'outpatient',
+  'snf',
+  'pde',
+] as const;
+export type RifRecordType = (typeof RIF_RECORD_TYPES)[number];
+
+/** The claim record types (each row a claim line, rows grouped into their claim by `CLM_ID`, or `PDE_ID`). */
+export type RifClaimType = Exclude<RifRecordType, 'beneficiary' | 'beneficiary-history' | 'mbi-history'>;
+
+/** One row: column name (upper case, as in the header) → raw text ('' when empty). */
+export type RifRow = Readonly<Record<string, string>>;
+
+/**
+ * One claim: its rows in file order. The claim-level columns repeat on every row, so `rows[0]` answers them;
+ * each row carries one line (`LINE_NUM` / `CLM_LINE_NUM`). A Part D event is one row.
+ */
+export interface RifClaim {
+  readonly type: RifClaimType;
+  readonly rows: readonly RifRow[];
+}
+
+/** A beneficiary with the history rows loaded for it (prior MBIs and HICNs). */
+export interface RifBeneficiary {
+  readonly row: RifRow;
+  readonly history: readonly RifRow[];
+}
+
+/** `27-OCT-1999`, `17-Mar-1981` or `19631003` → `1999-10-27`; undefined for '' or a malformed value. */
+export function rifDate(raw: string): string | undefined {
+  if (raw === '') return undefined;
+  const months = 'JANFEBMARAPRMAYJUNJULAUGSEPOCTNOVDEC';
+  let m = /^(\d{1,2})-([A-Za-z]{3})-(\d{4})$/.exec(raw);
+  if (m) {
+    const month = months.indexOf(m[2]!.toUpperCase());
+    if (month < 0 || month % 3 !== 0) return undefined;
+    return checkedDate(Number(m[3]), month / 3 + 1, Number(m[1]));
+  }
+  m = /^(\d{4})(\d{2})(\d{2})$/.exec(raw);
+  if (m) return checkedDate(Number(m[1]), Number(m[2]), Number(m[3]));
+  return undefined;
+}
+
+function checkedDate(year: number, month: number, day: number): string | undefined {
+  const d = new Date(Date.UTC(year, month - 1, day));
+  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day)
+    return undefined;
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** What a transform needs besides the record: the load's names and the time it was made. */
+export interface TransformContext {
+  readonly lookups: ClaimLookups;
+  /** The load's time, ISO 8601 (BFD's `created` of an EOB is when the resource was made). */
+  readonly created: string;
+}
