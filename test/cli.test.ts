@@ -163,6 +163,7 @@ describe('openenroll enrollees, help and settings', () => {
       ['apps', 'create'],
       ['enrollees', 'list'],
       ['enrollees', 'unlink'],
+      ['enrollees', 'create'],
       ['serve'],
       ['migrate'],
       ['signing-keys'],

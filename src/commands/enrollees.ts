@@ -1,4 +1,6 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
+import { hashPassword } from '../auth/consent/login.js';
 import { ensureSandboxEnrollees } from '../auth/sandbox/enrollees.js';
 import { createEnrolleeStore } from '../auth/store/enrollees.js';
 import { createIdentityStore, type LinkedIdentity } from '../auth/store/identities.js';
@@ -16,8 +18,81 @@ when the identity provider still says it is that patient.
 Example:
   $ openenroll enrollees unlink --issuer https://login.plan.example --subject 00u1a2b3c4`;
 
+const CREATE_HELP = `
+Sandbox mode only. Makes a login for a beneficiary whose claims you loaded yourself (for example with
+"openenroll ingest rif"), so you can sign in as that beneficiary and run the authorization flow against
+your own data. The password is printed once and stored only as a hash; without --password a random one is
+made. One login per patient.
+
+Example:
+  $ openenroll enrollees create --patient 567834 --username bene567834 --password 'Correct-Horse-1'`;
+
+/** A random password of 16 URL-safe characters, for `enrollees create` without `--password`. */
+function randomPassword(): string {
+  return randomBytes(12).toString('base64url');
+}
+
 export function registerEnrolleeCommands(program: Command): void {
   const enrollees = program.command('enrollees').description('enrollee accounts');
+  enrollees
+    .command('create')
+    .description('sandbox mode: make a login for a loaded beneficiary (Patient) so you can sign in as it')
+    .requiredOption('--patient <id>', 'the Patient id of the beneficiary (the BENE_ID of its RIF records)')
+    .option('--username <name>', 'the login name (default: bene<patient id>)')
+    .option('--password <password>', 'the password (default: a random one, printed once)')
+    .option('--json', 'print {"username","password","patient_id"} as JSON')
+    .addHelpText('after', CREATE_HELP)
+    .action(async (opts: { patient: string; username?: string; password?: string; json?: boolean }) => {
+      await withStorage(async (storage, config) => {
+        if (config.mode !== 'sandbox') {
+          throw new CommandError(
+            'enrollees create is for sandbox mode: in production members sign in through the plan’s identity provider',
+          );
+        }
+        const username = (opts.username ?? `bene${opts.patient.replace(/^-/, 'n')}`).trim();
+        if (username === '' || username.length > 150 || /\s/.test(username)) {
+          throw new CommandError('--username must be 1 to 150 characters without spaces');
+        }
+        const password = opts.password ?? randomPassword();
+        if (password.length < 8) throw new CommandError('--password must be at least 8 characters');
+        const patient = await createPatientPort(createFhirStore(storage.db)).findPatient(opts.patient);
+        if (!patient) {
+          throw new CommandError(
+            `no Patient "${opts.patient}" is loaded: load its records first (openenroll ingest rif)`,
+          );
+        }
+        const store = createEnrolleeStore(storage.db);
+        const holder = await store.findEnrolleeByPatientId(patient.id);
+        if (holder)
+          throw new CommandError(`patient "${patient.id}" already has the login "${holder.username}"`);
+        if (await store.findEnrolleeByUsername(username)) {
+          throw new CommandError(`the username "${username}" is taken`);
+        }
+        await store.insertEnrollees(
+          [
+            {
+              id: randomUUID(),
+              username,
+              passwordHash: await hashPassword(password),
+              patientId: patient.id,
+              givenName: patient.givenName ?? '',
+              familyName: patient.familyName ?? '',
+              email: null,
+              sandboxPassword: null,
+            },
+          ],
+          Date.now(),
+        );
+        if ((await store.findEnrolleeByUsername(username))?.patientId !== patient.id) {
+          throw new CommandError(`the username "${username}" is taken`);
+        }
+        if (opts.json) {
+          console.log(JSON.stringify({ username, password, patient_id: patient.id }));
+          return;
+        }
+        console.log(`created the login "${username}" for patient ${patient.id}; password: ${password}`);
+      });
+    });
   enrollees
     .command('list')
     .description(
