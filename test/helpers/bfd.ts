@@ -70,12 +70,12 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * The names BFD's tests look up: NPIs and NDCs from BFD's test enrichment files, and the diagnosis and
+ * The names BFD's tests look up: NPIs and NDCs from the enrichment files of BFD's endpoint tests, and the diagnosis and
  * procedure descriptions BFD's answers show (CMS's CCW code files are not in BFD's public tree).
  */
 export function fixtureLookups(): ClaimLookups {
   const npis = new Map<string, NpiRecord>();
-  for (const line of readFileSync(join(BFD_FIXTURES, 'enrichment', 'fakeOrgData.tsv'), 'utf8').split('\n')) {
+  for (const line of readFileSync(join(BFD_FIXTURES, 'enrichment', 'npi_e2e_it.json'), 'utf8').split('\n')) {
     if (line.trim() === '') continue;
     const r = JSON.parse(line) as Record<string, string>;
     npis.set(r.npi!, {
@@ -84,7 +84,7 @@ export function fixtureLookups(): ClaimLookups {
       prefix: r.providerNamePrefix,
       firstName: r.providerFirstName,
       middleName: r.providerMiddleName,
-      lastName: r.providerName,
+      lastName: r.providerLastName,
       suffix: r.providerNameSuffix,
       credential: r.providerCredential,
       taxonomyCode: r.taxonomyCode,

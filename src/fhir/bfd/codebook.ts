@@ -14,12 +14,16 @@ export interface CodebookVariable {
 
 /** The variable's entry, by its CCW name in any case (`nch_clm_type_cd`, `NCH_CLM_TYPE_CD`). */
 export function codebookVariable(variable: string): CodebookVariable | undefined {
-  return (CODEBOOK as Readonly<Record<string, CodebookVariable>>)[variable.toLowerCase()];
+  const key = variable.toLowerCase();
+  return Object.hasOwn(CODEBOOK, key)
+    ? (CODEBOOK as Readonly<Record<string, CodebookVariable>>)[key]
+    : undefined;
 }
 
 /** The meaning of `code` of a coded variable, as BFD displays it; undefined when unknown or ambiguous. */
 export function codeDisplay(variable: string, code: string): string | undefined {
-  return codebookVariable(variable)?.values?.[code] ?? undefined;
+  const values = codebookVariable(variable)?.values;
+  return values && Object.hasOwn(values, code) ? (values[code] ?? undefined) : undefined;
 }
 
 /** The variable's label (e.g. "Line NCH Medicare Payment Amount"); undefined when not in the codebooks. */

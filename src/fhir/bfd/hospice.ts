@@ -1,7 +1,111 @@
-import type { Json } from './elements.js';
-import type { RifClaim, TransformContext } from './rif-record.js';
+/**
+ * A hospice claim (CCW RIF hospice record, NCH claim type 50) as BFD serves it: BFD's
+ * HospiceClaimTransformerV2 in its public repository (docs/claims-rif.md). The claim header, the hospice-only
+ * patient status, hospice period and utilization days, the groups the institutional types share
+ * (institutional.ts; hospice claims are CARIN's inpatient subtype), diagnoses, and one item per
+ * revenue-center line.
+ */
+import {
+  addAdjudication,
+  addAdmissionPeriod,
+  addBenefitBalanceCount,
+  addExtension,
+  addInformationWithCode,
+  addProviderSlice,
+  addReceivedDate,
+  adjudicationAmount,
+  field,
+  orderKeys,
+  ITEM_ORDER,
+} from './adjudication.js';
+import { addDiagnoses } from './diagnosis.js';
+import { type Json, quantityExtension } from './elements.js';
+import { eobHeader, optionalDate, orderEob } from './eob-header.js';
+import {
+  addInstitutionalCareTeam,
+  addInstitutionalGroup,
+  addInstitutionalItem,
+  addItemHcpcs,
+  addItemRevenueCenter,
+  addItemRevenueCoding,
+  addItemRevenueDateAndPayment,
+  addRenderingPhysician,
+  optionalAmount,
+  requiredAmount,
+} from './institutional.js';
+import type { ClaimLookups } from './lookups.js';
+import type { RifClaim, RifRow, TransformContext } from './rif-record.js';
 
-/** Not written yet. */
-export function hospiceEob(record: RifClaim, context: TransformContext): Json {
-  throw new Error(`hospiceEob is not written yet (${String(record)}, ${context.created})`);
+/**
+ * The hospice stay in BFD's order after the provider number: the NCH patient status (RIF column
+ * NCH_PTNT_STATUS_IND_CD, CCW variable nch_ptnt_stus_ind_cd) when present, the admission period from the
+ * hospice start date (CLM_HOSPC_START_DT_ID) to the discharge date (NCH_BENE_DSCHRG_DT), and the Medicare
+ * utilization days (CLM_UTLZTN_DAY_CNT, 0 when empty, as BFD's RIF mapping defaults it) as a benefit-balance
+ * count.
+ */
+function addHospiceStay(eob: Json, row: RifRow): void {
+  const status = field(row, 'NCH_PTNT_STATUS_IND_CD');
+  if (status !== undefined)
+    addInformationWithCode(eob, 'nch_ptnt_stus_ind_cd', 'nch_ptnt_stus_ind_cd', status);
+  addAdmissionPeriod(
+    eob,
+    optionalDate(row, 'CLM_HOSPC_START_DT_ID'),
+    optionalDate(row, 'NCH_BENE_DSCHRG_DT'),
+  );
+  addBenefitBalanceCount(eob, 'clm_utlztn_day_cnt', requiredAmount(row, 'CLM_UTLZTN_DAY_CNT'));
+}
+
+/**
+ * One revenue-center line as an item, in the order BFD fills it (the HCPCS code after the revenue center, so
+ * the NDC quantity qualifier's modifier comes before the HCPCS modifiers). The non-covered charge is nullable
+ * on hospice lines, so it is left out when empty.
+ */
+function addLine(eob: Json, claim: RifRow, line: RifRow, lookups: ClaimLookups): void {
+  const item = addInstitutionalItem(eob, claim, line);
+  addItemRevenueCenter(item, line, { nonCoveredNullable: true });
+  addItemRevenueCoding(item, 'rev_cntr_ddctbl_coinsrnc_cd', field(line, 'REV_CNTR_DDCTBL_COINSRNC_CD'));
+  addRenderingPhysician(eob, item, line, lookups);
+  addItemHcpcs(item, field(line, 'HCPCS_CD'), [
+    field(line, 'HCPCS_1ST_MDFR_CD'),
+    field(line, 'HCPCS_2ND_MDFR_CD'),
+  ]);
+  addAdjudication(
+    item,
+    adjudicationAmount(
+      'rev_cntr_prvdr_pmt_amt',
+      'paidToProvider',
+      requiredAmount(line, 'REV_CNTR_PRVDR_PMT_AMT'),
+    ),
+  );
+  addAdjudication(
+    item,
+    adjudicationAmount(
+      'rev_cntr_bene_pmt_amt',
+      'paidToPatient',
+      requiredAmount(line, 'REV_CNTR_BENE_PMT_AMT'),
+    ),
+  );
+  addItemRevenueDateAndPayment(item, line);
+  orderKeys(item, ITEM_ORDER);
+}
+
+/** The ExplanationOfBenefit of a hospice claim, its elements in BFD's order. */
+export function hospiceEob(claim: RifClaim, context: TransformContext): Json {
+  const eob = eobHeader('hospice', claim, context);
+  const row = claim.rows[0]!;
+  const { lookups } = context;
+
+  addReceivedDate(eob, 'nch_wkly_proc_dt', optionalDate(row, 'NCH_WKLY_PROC_DT'));
+  addProviderSlice(eob, 'prn', field(row, 'PRVDR_NUM'), lookups);
+  addHospiceStay(eob, row);
+  addInstitutionalGroup(eob, row, lookups, 'inpatient');
+  addDiagnoses(eob, row, 'hospice', lookups);
+  addInstitutionalCareTeam(eob, row, lookups);
+
+  // BENE_HOSPC_PRD_CNT, the beneficiary's hospice period count, when present.
+  const periods = optionalAmount(row, 'BENE_HOSPC_PRD_CNT');
+  if (periods !== undefined) addExtension(eob, quantityExtension('bene_hospc_prd_cnt', periods));
+
+  for (const line of claim.rows) addLine(eob, row, line, lookups);
+  return orderEob(eob);
 }

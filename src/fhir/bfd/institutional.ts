@@ -1,0 +1,406 @@
+/**
+ * What the five institutional (Part A facility) claim types share as BFD serves them: inpatient, outpatient,
+ * skilled nursing facility (SNF), home health agency (HHA) and hospice. BFD's TransformerUtilsV2 (in its public
+ * repository) groups these mappings by the claim types that share them: mapEobCommonGroupInpOutHHAHospiceSNF,
+ * mapEobCommonGroupInpOutSNF, addCommonEobInformationInpatientSNF, addCommonGroupInpatientSNF, mapCareTeam,
+ * mapEobCommonItemRevenue, addItemRevenue, mapHcpcs, mapEobCommonItemRevenueOutHHAHospice and
+ * mapEobCommonItemRevenueStatusCode. The functions here follow the same groups: each reads the CCW RIF columns
+ * of a claim (docs/claims-rif.md) and adds to the ExplanationOfBenefit being built (`eob`, a plain JSON
+ * object it mutates) in the order BFD adds them, so that what they number (supportingInfo, careTeam) comes out
+ * numbered as BFD's. Claim-level columns are read from the claim's first row (`claim`), line-level ones from
+ * the line's row (`line`).
+ */
+import {
+  SYSTEMS,
+  addAdjudication,
+  addAdmissionPeriod,
+  addBenefitBalanceAmount,
+  addBenefitBalanceCount,
+  addCareTeamMember,
+  addExtension,
+  addInformation,
+  addInformationSliceWithCode,
+  addInformationWithCode,
+  addProviderSlice,
+  addTotal,
+  adjudicationAmount,
+  amountOf,
+  arrayOf,
+  ccwCoding,
+  ccwCodingExtension,
+  field,
+  orderKeys,
+  totalAmount,
+  ITEM_ORDER,
+} from './adjudication.js';
+import { type Json, variableUrl } from './elements.js';
+import { institutionalSubType, optionalDate } from './eob-header.js';
+import type { ClaimLookups } from './lookups.js';
+import type { RifRow } from './rif-record.js';
+
+// ---------------------------------------------------------------------------------------------------------
+// Reading amounts
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * An amount or count column BFD's RIF mappings (bfd-model-rif mappings/*.yaml) declare not null with default
+ * "0": BFD's RIF parser reads an empty value as 0, so the element it feeds is always there.
+ */
+export function requiredAmount(row: RifRow, column: string): number {
+  return amountOf(field(row, column)) ?? 0;
+}
+
+/** An amount or count column BFD's RIF mappings declare nullable: undefined when empty. */
+export function optionalAmount(row: RifRow, column: string): number | undefined {
+  return amountOf(field(row, column));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Claim-level groups
+// ---------------------------------------------------------------------------------------------------------
+
+/** The two CARIN institutional claim subtypes; BFD files SNF, HHA and hospice claims as inpatient. */
+export type InstitutionalSubtype = 'inpatient' | 'outpatient';
+
+/**
+ * The claim-level elements all five institutional types share (BFD mapEobCommonGroupInpOutHHAHospiceSNF), in
+ * BFD's order: CLAIM_QUERY_CODE as an extension of billablePeriod; FI_DOC_CLM_CNTL_NUM and FI_CLM_PROC_DT as
+ * extensions; the billing organisation's NPI (ORG_NPI_NUM) in the contained provider Organization, named from
+ * NPPES; CLM_FAC_TYPE_CD as an extension of facility; CLM_FREQ_CD as the `typeofbill` supportingInfo;
+ * CLM_MDCR_NON_PMT_RSN_CD; PTNT_DSCHRG_STUS_CD as `discharge-status`; CLM_SRVC_CLSFCTN_TYPE_CD; NCH_PRMRY_PYR_CD
+ * as supportingInfo; FI_NUM; CLM_TOT_CHRG_AMT as the submitted total; NCH_PRMRY_PYR_CLM_PD_AMT as the
+ * `prpayamt` benefit balance; and the CARIN subtype (SNF, HHA and hospice claims are `inpatient`).
+ */
+export function addInstitutionalGroup(
+  eob: Json,
+  claim: RifRow,
+  lookups: ClaimLookups,
+  subtype: InstitutionalSubtype,
+): void {
+  const queryCode = field(claim, 'CLAIM_QUERY_CODE');
+  if (queryCode !== undefined) {
+    const billablePeriod = (eob.billablePeriod ?? {}) as Json;
+    addExtension(billablePeriod, ccwCodingExtension('claim_query_cd', queryCode));
+    eob.billablePeriod = orderKeys(billablePeriod, ['extension', 'start', 'end']);
+  }
+
+  const controlNumber = field(claim, 'FI_DOC_CLM_CNTL_NUM');
+  if (controlNumber !== undefined) {
+    const url = variableUrl('fi_doc_clm_cntl_num');
+    addExtension(eob, { url, valueIdentifier: { system: url, value: controlNumber } });
+  }
+  const processed = optionalDate(claim, 'FI_CLM_PROC_DT');
+  if (processed !== undefined)
+    addExtension(eob, { url: variableUrl('fi_clm_proc_dt'), valueDate: processed });
+
+  addProviderSlice(eob, 'npi', field(claim, 'ORG_NPI_NUM'), lookups);
+
+  const facilityType = field(claim, 'CLM_FAC_TYPE_CD');
+  if (facilityType !== undefined) {
+    const facility = (eob.facility ?? {}) as Json;
+    addExtension(facility, ccwCodingExtension('clm_fac_type_cd', facilityType));
+    eob.facility = facility;
+  }
+
+  addInformationSliceWithCode(eob, 'typeOfBill', 'clm_freq_cd', field(claim, 'CLM_FREQ_CD'));
+
+  const nonPayment = field(claim, 'CLM_MDCR_NON_PMT_RSN_CD');
+  if (nonPayment !== undefined) addExtension(eob, ccwCodingExtension('clm_mdcr_non_pmt_rsn_cd', nonPayment));
+
+  addInformationSliceWithCode(
+    eob,
+    'dischargeStatus',
+    'ptnt_dschrg_stus_cd',
+    field(claim, 'PTNT_DSCHRG_STUS_CD'),
+  );
+
+  const classification = field(claim, 'CLM_SRVC_CLSFCTN_TYPE_CD');
+  if (classification !== undefined)
+    addExtension(eob, ccwCodingExtension('clm_srvc_clsfctn_type_cd', classification));
+
+  const primaryPayer = field(claim, 'NCH_PRMRY_PYR_CD');
+  if (primaryPayer !== undefined)
+    addInformationWithCode(eob, 'nch_prmry_pyr_cd', 'nch_prmry_pyr_cd', primaryPayer);
+
+  const fiNumber = field(claim, 'FI_NUM');
+  if (fiNumber !== undefined) addExtension(eob, ccwCodingExtension('fi_num', fiNumber));
+
+  addTotal(eob, totalAmount('submitted', requiredAmount(claim, 'CLM_TOT_CHRG_AMT'), 'clm_tot_chrg_amt'));
+  addBenefitBalanceAmount(eob, 'prpayamt', requiredAmount(claim, 'NCH_PRMRY_PYR_CLM_PD_AMT'));
+
+  eob.subType = institutionalSubType(subtype);
+}
+
+/**
+ * What inpatient, outpatient and SNF claims share (BFD mapEobCommonGroupInpOutSNF): the blood deductible
+ * liability (NCH_BENE_BLOOD_DDCTBL_LBLTY_AM) as a benefit-balance amount and the managed-care-paid switch
+ * (CLM_MCO_PD_SW) as supportingInfo.
+ */
+export function addInpatientOutpatientSnfGroup(eob: Json, claim: RifRow): void {
+  addBenefitBalanceAmount(
+    eob,
+    'nch_bene_blood_ddctbl_lblty_am',
+    requiredAmount(claim, 'NCH_BENE_BLOOD_DDCTBL_LBLTY_AM'),
+  );
+  const mcoPaid = field(claim, 'CLM_MCO_PD_SW');
+  if (mcoPaid !== undefined) addInformationWithCode(eob, 'clm_mco_pd_sw', 'clm_mco_pd_sw', mcoPaid);
+}
+
+/**
+ * The stay information inpatient and SNF claims share (BFD addCommonEobInformationInpatientSNF), in BFD's
+ * order: the admission type (CLM_IP_ADMSN_TYPE_CD, CARIN `admtype` in NUBC's codes), the source of admission,
+ * the verified non-covered stay as a period, the covered-care-through and benefits-exhausted dates, the DRG
+ * code (CLM_DRG_CD, three or four characters, as it is) and the FI claim action code as an extension.
+ */
+export function addInpatientSnfStayInformation(eob: Json, claim: RifRow): void {
+  const admissionType = field(claim, 'CLM_IP_ADMSN_TYPE_CD');
+  if (admissionType !== undefined)
+    addInformationWithCode(eob, 'clm_ip_admsn_type_cd', 'clm_ip_admsn_type_cd', admissionType);
+
+  const source = field(claim, 'CLM_SRC_IP_ADMSN_CD');
+  if (source !== undefined) addInformationWithCode(eob, 'clm_src_ip_admsn_cd', 'clm_src_ip_admsn_cd', source);
+
+  const stayFrom = optionalDate(claim, 'NCH_VRFD_NCVRD_STAY_FROM_DT');
+  const stayThrough = optionalDate(claim, 'NCH_VRFD_NCVRD_STAY_THRU_DT');
+  if (stayFrom !== undefined || stayThrough !== undefined)
+    addInformation(eob, 'nch_vrfd_ncvrd_stay_from_dt').timingPeriod = period(stayFrom, stayThrough);
+
+  const coveredThrough = optionalDate(claim, 'NCH_ACTV_OR_CVRD_LVL_CARE_THRU');
+  if (coveredThrough !== undefined)
+    addInformation(eob, 'nch_actv_or_cvrd_lvl_care_thru').timingDate = coveredThrough;
+
+  const exhausted = optionalDate(claim, 'NCH_BENE_MDCR_BNFTS_EXHTD_DT_I');
+  if (exhausted !== undefined) addInformation(eob, 'nch_bene_mdcr_bnfts_exhtd_dt_i').timingDate = exhausted;
+
+  const drg = field(claim, 'CLM_DRG_CD');
+  if (drg !== undefined) addInformationWithCode(eob, 'clm_drg_cd', 'clm_drg_cd', drg);
+
+  const action = field(claim, 'FI_CLM_ACTN_CD');
+  if (action !== undefined) addExtension(eob, ccwCodingExtension('fi_clm_actn_cd', action));
+}
+
+/**
+ * The benefit balances and blood pints inpatient and SNF claims share (BFD addCommonGroupInpatientSNF), in
+ * BFD's order: coinsurance and non-utilization day counts, the Part A deductible and coinsurance liability,
+ * the blood pints furnished (supportingInfo, in UCUM US pints), the non-covered charge, the total deduction,
+ * and the six PPS capital amounts each when present.
+ */
+export function addInpatientSnfBenefits(eob: Json, claim: RifRow): void {
+  addBenefitBalanceCount(
+    eob,
+    'bene_tot_coinsrnc_days_cnt',
+    requiredAmount(claim, 'BENE_TOT_COINSRNC_DAYS_CNT'),
+  );
+  addBenefitBalanceCount(eob, 'clm_non_utlztn_days_cnt', requiredAmount(claim, 'CLM_NON_UTLZTN_DAYS_CNT'));
+  addBenefitBalanceAmount(eob, 'nch_bene_ip_ddctbl_amt', requiredAmount(claim, 'NCH_BENE_IP_DDCTBL_AMT'));
+  addBenefitBalanceAmount(
+    eob,
+    'nch_bene_pta_coinsrnc_lblty_amt',
+    requiredAmount(claim, 'NCH_BENE_PTA_COINSRNC_LBLTY_AM'),
+  );
+
+  addInformation(eob, 'nch_blood_pnts_frnshd_qty').valueQuantity = {
+    value: requiredAmount(claim, 'NCH_BLOOD_PNTS_FRNSHD_QTY'),
+    unit: 'pint',
+    system: SYSTEMS.ucum,
+    code: '[pt_us]',
+  };
+
+  addBenefitBalanceAmount(eob, 'nch_ip_ncvrd_chrg_amt', requiredAmount(claim, 'NCH_IP_NCVRD_CHRG_AMT'));
+  addBenefitBalanceAmount(eob, 'nch_ip_tot_ddctn_amt', requiredAmount(claim, 'NCH_IP_TOT_DDCTN_AMT'));
+  for (const column of [
+    'CLM_PPS_CPTL_DSPRPRTNT_SHR_AMT',
+    'CLM_PPS_CPTL_EXCPTN_AMT',
+    'CLM_PPS_CPTL_FSP_AMT',
+    'CLM_PPS_CPTL_IME_AMT',
+    'CLM_PPS_CPTL_OUTLIER_AMT',
+    'CLM_PPS_OLD_CPTL_HLD_HRMLS_AMT',
+  ]) {
+    addBenefitBalanceAmount(eob, column.toLowerCase(), optionalAmount(claim, column));
+  }
+}
+
+/**
+ * The admission period, CLM_ADMSN_DT to NCH_BENE_DSCHRG_DT, as CARIN's `admissionperiod` supportingInfo when
+ * either date is there (BFD createInformationAdmPeriodSlice; inpatient and SNF).
+ */
+export function addInpatientSnfAdmissionPeriod(eob: Json, claim: RifRow): void {
+  addAdmissionPeriod(eob, optionalDate(claim, 'CLM_ADMSN_DT'), optionalDate(claim, 'NCH_BENE_DSCHRG_DT'));
+}
+
+/**
+ * The claim's attending, operating and other physicians as care-team members (BFD mapCareTeam): for each role
+ * in that order its NPI (AT_/OP_/OT_PHYSN_NPI, qualified by its NPPES primary taxonomy) then its UPIN
+ * (…_PHYSN_UPIN). HHA and hospice claims have only the attending physician's columns, so the same call serves
+ * them.
+ */
+export function addInstitutionalCareTeam(eob: Json, claim: RifRow, lookups: ClaimLookups): void {
+  for (const [role, prefix] of [
+    ['attending', 'AT'],
+    ['operating', 'OP'],
+    ['otherOperating', 'OT'],
+  ] as const) {
+    addCareTeamMember(eob, undefined, 'npi', role, field(claim, `${prefix}_PHYSN_NPI`), lookups, {
+      taxonomy: true,
+    });
+    addCareTeamMember(eob, undefined, 'upin', role, field(claim, `${prefix}_PHYSN_UPIN`), lookups);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Line-level groups
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * A new item for one claim line, as every institutional transform starts its items: sequence CLM_LINE_NUM,
+ * location the provider's state (the claim's PRVDR_STATE_CD). Appended to `eob.item` and returned for the
+ * other line groups to fill.
+ */
+export function addInstitutionalItem(eob: Json, claim: RifRow, line: RifRow): Json {
+  const items = arrayOf(eob, 'item');
+  const lineNumber = field(line, 'CLM_LINE_NUM');
+  const item: Json = { sequence: lineNumber === undefined ? items.length + 1 : Number(lineNumber) };
+  const state = field(claim, 'PRVDR_STATE_CD');
+  if (state !== undefined) item.locationAddress = { state };
+  items.push(item);
+  return item;
+}
+
+/** The NDC quantity qualifiers (REV_CNTR_NDC_QTY_QLFR_CD) BFD names when it writes them as UCUM codings. */
+const UNIT_DISPLAYS: Readonly<Record<string, string>> = {
+  F2: 'International Unit',
+  GR: 'Gram',
+  ML: 'Milliliter',
+  ME: 'Milligram',
+  UN: 'Unit',
+};
+
+/**
+ * The revenue-center elements every institutional line has (BFD mapEobCommonItemRevenue): REV_CNTR as the
+ * item's revenue; the rate, the total charge and the non-covered charge as adjudications (submitted,
+ * submitted, noncovered); the NDC quantity qualifier as a UCUM modifier (its code kept as CCW writes it); the
+ * NDC quantity as the item's quantity; a non-zero REV_CNTR_UNIT_CNT as an extension.
+ * `nonCoveredNullable`: the line's non-covered charge is nullable (hospice) rather than defaulting to 0.
+ */
+export function addItemRevenueCenter(
+  item: Json,
+  line: RifRow,
+  options: { nonCoveredNullable?: boolean } = {},
+): void {
+  item.revenue = { coding: [ccwCoding('rev_cntr', field(line, 'REV_CNTR') ?? '')] };
+
+  addAdjudication(
+    item,
+    adjudicationAmount('rev_cntr_rate_amt', 'submitted', requiredAmount(line, 'REV_CNTR_RATE_AMT')),
+  );
+  addAdjudication(
+    item,
+    adjudicationAmount('rev_cntr_tot_chrg_amt', 'submitted', requiredAmount(line, 'REV_CNTR_TOT_CHRG_AMT')),
+  );
+  const nonCovered =
+    options.nonCoveredNullable === true
+      ? optionalAmount(line, 'REV_CNTR_NCVRD_CHRG_AMT')
+      : requiredAmount(line, 'REV_CNTR_NCVRD_CHRG_AMT');
+  addAdjudication(item, adjudicationAmount('rev_cntr_ncvrd_chrg_amt', 'noncovered', nonCovered));
+
+  const qualifier = field(line, 'REV_CNTR_NDC_QTY_QLFR_CD');
+  if (qualifier !== undefined) {
+    const unit: Json = { system: SYSTEMS.ucum, code: qualifier };
+    const display = UNIT_DISPLAYS[qualifier];
+    if (display !== undefined) unit.display = display;
+    arrayOf(item, 'modifier').push({ coding: [unit] });
+  }
+
+  const quantity = optionalAmount(line, 'REV_CNTR_NDC_QTY');
+  if (quantity !== undefined) item.quantity = { value: quantity };
+
+  const units = requiredAmount(line, 'REV_CNTR_UNIT_CNT');
+  if (units !== 0)
+    addExtension(item, { url: variableUrl('rev_cntr_unit_cnt'), valueQuantity: { value: units } });
+  orderKeys(item, ITEM_ORDER);
+}
+
+/**
+ * A coded line column added to the item's revenue concept twice, as BFD addItemRevenue does: the code in the
+ * NUBC revenue-code system, then the CCW variable's own coding. Every institutional type but outpatient uses
+ * it for REV_CNTR_DDCTBL_COINSRNC_CD. Nothing for an absent code.
+ */
+export function addItemRevenueCoding(item: Json, variable: string, code: string | undefined): void {
+  if (code === undefined) return;
+  const revenue = (item.revenue ??= {}) as Json;
+  arrayOf(revenue, 'coding').push({ system: SYSTEMS.nubcRevenue, code }, ccwCoding(variable, code));
+  orderKeys(item, ITEM_ORDER);
+}
+
+/**
+ * The line's HCPCS code as the item's productOrService in Blue Button's HCPCS system, or the
+ * data-absent-reason `NULL` coding when there is none, and each present modifier as an item modifier in the
+ * same system (BFD mapHcpcs; institutional lines carry no HCPCS year, so no version). SNF, outpatient, HHA
+ * and hospice; the inpatient transform writes its productOrService differently.
+ */
+export function addItemHcpcs(
+  item: Json,
+  hcpcs: string | undefined,
+  modifiers: readonly (string | undefined)[] = [],
+): void {
+  item.productOrService = {
+    coding: [
+      hcpcs === undefined
+        ? { system: SYSTEMS.dataAbsentReason, code: 'NULL' }
+        : { system: SYSTEMS.hcpcs, code: hcpcs },
+    ],
+  };
+  for (const modifier of modifiers) {
+    if (modifier !== undefined)
+      arrayOf(item, 'modifier').push({ coding: [{ system: SYSTEMS.hcpcs, code: modifier }] });
+  }
+  orderKeys(item, ITEM_ORDER);
+}
+
+/**
+ * The line's rendering physician as the `performing` care-team member linked from the item (every
+ * institutional type): RNDRNG_PHYSN_UPIN, then RNDRNG_PHYSN_NPI qualified by its NPPES primary taxonomy.
+ * (BFD's HHA transform names CARIN's professional `performing` role instead of the institutional one; the two
+ * are the same coding, so one function serves all five types.)
+ */
+export function addRenderingPhysician(eob: Json, item: Json, line: RifRow, lookups: ClaimLookups): void {
+  addCareTeamMember(eob, item, 'upin', 'performing', field(line, 'RNDRNG_PHYSN_UPIN'), lookups);
+  addCareTeamMember(eob, item, 'npi', 'performing', field(line, 'RNDRNG_PHYSN_NPI'), lookups, {
+    taxonomy: true,
+  });
+}
+
+/**
+ * The revenue-center date and payment outpatient, HHA and hospice lines share (BFD
+ * mapEobCommonItemRevenueOutHHAHospice): REV_CNTR_DT as servicedDate, REV_CNTR_PMT_AMT_AMT as a submitted
+ * adjudication.
+ */
+export function addItemRevenueDateAndPayment(item: Json, line: RifRow): void {
+  const date = optionalDate(line, 'REV_CNTR_DT');
+  if (date !== undefined) item.servicedDate = date;
+  addAdjudication(
+    item,
+    adjudicationAmount('rev_cntr_pmt_amt_amt', 'submitted', requiredAmount(line, 'REV_CNTR_PMT_AMT_AMT')),
+  );
+  orderKeys(item, ITEM_ORDER);
+}
+
+/**
+ * The revenue-center status indicator (REV_CNTR_STUS_IND_CD) as an extension of the item's revenue concept
+ * (BFD mapEobCommonItemRevenueStatusCode; outpatient and HHA). Nothing when absent.
+ */
+export function addItemRevenueStatus(item: Json, line: RifRow): void {
+  const status = field(line, 'REV_CNTR_STUS_IND_CD');
+  if (status === undefined) return;
+  const revenue = (item.revenue ??= {}) as Json;
+  addExtension(revenue, ccwCodingExtension('rev_cntr_stus_ind_cd', status));
+  orderKeys(revenue, ['extension', 'coding', 'text']);
+  orderKeys(item, ITEM_ORDER);
+}
+
+function period(start: string | undefined, end: string | undefined): Json {
+  const p: Json = {};
+  if (start !== undefined) p.start = start;
+  if (end !== undefined) p.end = end;
+  return p;
+}
