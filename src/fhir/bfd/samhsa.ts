@@ -8,12 +8,24 @@ import { VARIABLES, type Json } from './elements.js';
 import { SAMHSA_DRG, SAMHSA_HCPCS, SAMHSA_ICD_DIAGNOSES, SAMHSA_ICD_PROCEDURES } from './samhsa-codes.js';
 
 const DRG_SYSTEM = `${VARIABLES}clm_drg_cd`;
-const HCPCS_SYSTEM = 'https://bluebutton.cms.gov/resources/codesystem/hcpcs';
-/** Systems a line's procedure code may use without the line counting as sensitive. */
+/**
+ * The systems of a line's procedure code whose codes the lists name: Blue Button's HCPCS system, and for
+ * claims a plan imports as CARIN NDJSON the published HCPCS and CPT systems.
+ */
+const LINE_CODE_SYSTEMS = new Set([
+  'https://bluebutton.cms.gov/resources/codesystem/hcpcs',
+  'https://www.cms.gov/Medicare/Coding/HCPCSReleaseCodeSets',
+  'http://www.ama-assn.org/go/cpt',
+]);
+/**
+ * Systems a line's procedure code may use without the line counting as sensitive: those above, BFD's
+ * HCPCS variable, and "data absent" (the extension URL BFD uses and the HL7 code system CARIN data uses).
+ */
 const KNOWN_LINE_SYSTEMS = new Set([
-  HCPCS_SYSTEM,
+  ...LINE_CODE_SYSTEMS,
   `${VARIABLES}hcpcs_cd`,
   'http://hl7.org/fhir/StructureDefinition/data-absent-reason',
+  'http://terminology.hl7.org/CodeSystem/data-absent-reason',
 ]);
 const ICD_SYSTEMS = new Set([
   'http://hl7.org/fhir/sid/icd-9-cm',
@@ -70,7 +82,7 @@ function sensitiveLine(item: Json): boolean {
   const found = codings(item.productOrService);
   if (found.length === 0) return false;
   const hcpcs =
-    found.some((c) => c.system === HCPCS_SYSTEM) &&
+    found.some((c) => LINE_CODE_SYSTEMS.has(String(c.system))) &&
     found.some((c) => c.code != null && hcpcsCodes.has(String(c.code).trim().toUpperCase()));
   return hcpcs || found.some((c) => !KNOWN_LINE_SYSTEMS.has(String(c.system)));
 }

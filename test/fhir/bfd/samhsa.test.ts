@@ -63,6 +63,18 @@ describe('excludeSAMHSA: which claims are withheld', () => {
     assert.equal(isSamhsa(eob('CARRIER', line(hcpcs, 'H0005'))), true);
     assert.equal(isSamhsa(eob('CARRIER', line(hcpcs, '92999'))), false);
     assert.equal(isSamhsa(eob('DME', line('http://hl7.org/fhir/sid/ndc', '00000000000'))), true);
+    // Claims a plan imports as CARIN NDJSON code lines in the published HCPCS and CPT systems.
+    assert.equal(isSamhsa(eob('CARRIER', line('http://www.ama-assn.org/go/cpt', '99213'))), false);
+    assert.equal(
+      isSamhsa(eob('CARRIER', line('https://www.cms.gov/Medicare/Coding/HCPCSReleaseCodeSets', 'H0005'))),
+      true,
+    );
+    assert.equal(
+      isSamhsa(
+        eob('OUTPATIENT', line('http://terminology.hl7.org/CodeSystem/data-absent-reason', 'not-applicable')),
+      ),
+      false,
+    );
     const drg = {
       supportingInfo: [
         {
