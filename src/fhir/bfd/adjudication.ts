@@ -6,7 +6,8 @@
  *
  * This module is also the one import for the rest of the shared claim elements: the CARIN codings
  * (carin.ts), supporting information (supporting-info.ts), the care team (care-team.ts), the NPI and drug
- * names (npi-names.ts) and the CCW coding helpers (ccw.ts) are re-exported from here.
+ * names (npi-names.ts), the CCW variable elements (elements.ts) and RIF column helpers (ccw.ts) are re-exported
+ * from here.
  */
 import {
   ADJUDICATION,
@@ -20,14 +21,14 @@ import {
   SYSTEMS,
   fixedCoding,
 } from './carin.js';
-import { ccwConcept } from './ccw.js';
-import { type Json, decimal, money, variableUrl } from './elements.js';
+import { type Json, decimal, money, variableConcept, variableUrl } from './elements.js';
 import type { ClaimLookups } from './lookups.js';
 import { npiOrganizationDisplay } from './npi-names.js';
 import { arrayOf, variableNameCoding } from './supporting-info.js';
 
 export * from './carin.js';
 export * from './ccw.js';
+export * from './elements.js';
 export * from './care-team.js';
 export * from './npi-names.js';
 export * from './supporting-info.js';
@@ -73,7 +74,7 @@ export function denialReasonAdjudication(variable: string, code: string | undefi
   if (code === undefined || code === '') return undefined;
   return {
     category: { coding: [fixedCoding(ADJUDICATION_DISCRIMINATOR.denialReason)] },
-    reason: ccwConcept(variable, code),
+    reason: variableConcept(variable, code),
   };
 }
 

@@ -11,7 +11,7 @@ import {
   type IdentifierType,
   fixedCoding,
 } from './carin.js';
-import { ccwCoding } from './ccw.js';
+import { variableCoding } from './elements.js';
 import { type Json, variableUrl } from './elements.js';
 import type { ClaimLookups } from './lookups.js';
 import { npiOrganizationDisplay, npiProviderDisplay, npiTaxonomyCoding } from './npi-names.js';
@@ -196,7 +196,7 @@ export function addCareTeamExtension(member: Json, variable: string, code: strin
   if (code === undefined || code === '') return;
   const extensions = arrayOf(member, 'extension');
   const url = variableUrl(variable);
-  const coding = ccwCoding(variable, code);
+  const coding = variableCoding(variable, code);
   const exists = extensions.some(
     (e) => e.url === url && (e.valueCoding as Json | undefined)?.code === coding.code,
   );
@@ -210,7 +210,7 @@ export function addCareTeamExtension(member: Json, variable: string, code: strin
  */
 export function addCareTeamQualification(member: Json, variable: string, code: string | undefined): void {
   if (code === undefined || code === '') return;
-  const coding = ccwCoding(variable, code);
+  const coding = variableCoding(variable, code);
   const qualification = (member.qualification as Json | undefined) ?? {};
   const codings = arrayOf(qualification, 'coding');
   if (!codings.some((c) => c.system === coding.system && c.code === coding.code)) codings.push(coding);

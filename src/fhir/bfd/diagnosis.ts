@@ -8,7 +8,8 @@
  * present-on-admission indicator as an extension.
  */
 import { SYSTEMS } from './carin.js';
-import { ccwCodingExtension, field } from './ccw.js';
+import { field } from './ccw.js';
+import { codingExtension } from './elements.js';
 import type { Json } from './elements.js';
 import type { ClaimLookups } from './lookups.js';
 import type { RifClaimType, RifRow } from './rif-record.js';
@@ -229,9 +230,7 @@ export function addDiagnosis(
   const diagnoses = arrayOf(eob, 'diagnosis');
   const entry: Json = {};
   if (diagnosis.presentOnAdmission !== undefined && diagnosis.presentOnAdmissionVariable !== undefined) {
-    entry.extension = [
-      ccwCodingExtension(diagnosis.presentOnAdmissionVariable, diagnosis.presentOnAdmission),
-    ];
+    entry.extension = [codingExtension(diagnosis.presentOnAdmissionVariable, diagnosis.presentOnAdmission)];
   }
   entry.sequence = diagnoses.length + 1;
   entry.diagnosisCodeableConcept = diagnosisConcept(diagnosis, lookups);

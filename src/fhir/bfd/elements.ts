@@ -3,6 +3,7 @@
  * (docs/claims-rif.md#elements). Every CCW variable has a URL under `VARIABLES`; a coded variable's coding
  * uses that URL as its system and the codebook's description as its display.
  */
+import { SYSTEMS } from './carin.js';
 import { codeDisplay } from './codebook.js';
 
 export type Json = Record<string, unknown>;
@@ -15,12 +16,31 @@ export function variableUrl(variable: string): string {
   return VARIABLES + variable.toLowerCase();
 }
 
-/** A coding of a coded CCW variable, with the codebook's display when it knows the code. */
+/**
+ * BFD serves two variables under another system than their variable URL (TransformerConstants.CCW_SYSTEM_MAP
+ * in BFD's public repository): `CLM_IP_ADMSN_TYPE_CD` under NUBC's admission-type system and `PRVDR_NPI` under
+ * the US NPI system.
+ */
+const SYSTEM_OVERRIDES: Readonly<Record<string, string>> = {
+  clm_ip_admsn_type_cd: SYSTEMS.nubcAdmitType,
+  prvdr_npi: SYSTEMS.npi,
+};
+
+/** The system BFD gives codes and identifiers of a CCW variable: its URL, but for the two overrides. */
+export function variableSystem(variable: string): string {
+  return SYSTEM_OVERRIDES[variable.toLowerCase()] ?? variableUrl(variable);
+}
+
+/**
+ * A coding of a coded CCW variable as BFD writes it: the code trimmed, the variable's system, and the
+ * codebook's description as display when it has exactly one for the code.
+ */
 export function variableCoding(variable: string, code: string): Json {
-  const display = codeDisplay(variable, code);
-  return display === undefined
-    ? { system: variableUrl(variable), code }
-    : { system: variableUrl(variable), code, display };
+  const trimmed = code.trim();
+  const display = codeDisplay(variable, trimmed);
+  const coding: Json = { system: variableSystem(variable), code: trimmed };
+  if (display !== undefined) coding.display = display;
+  return coding;
 }
 
 /** A CodeableConcept of one coding of a coded CCW variable. */
@@ -53,9 +73,9 @@ export function dateExtension(variable: string, date: string): Json {
   return { url: variableUrl(variable), valueDate: date };
 }
 
-/** An identifier in the variable's own system. */
+/** An identifier in the variable's system. */
 export function variableIdentifier(variable: string, value: string): Json {
-  return { system: variableUrl(variable), value };
+  return { system: variableSystem(variable), value };
 }
 
 /** US dollars, as BFD writes every amount. */

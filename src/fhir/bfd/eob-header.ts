@@ -6,7 +6,8 @@
  * elements; `orderEob` then puts the elements in FHIR's order, the order BFD's answers show.
  */
 import { FHIR_CLAIM_TYPE, SYSTEMS, UNIQUE_CLAIM_ID, fixedCoding } from './carin.js';
-import { ccwCoding, ccwCodingExtension, field, requiredField } from './ccw.js';
+import { field, requiredField } from './ccw.js';
+import { variableCoding, codingExtension } from './elements.js';
 import { type Json, money, decimal, variableUrl } from './elements.js';
 import {
   type RifClaim,
@@ -106,7 +107,7 @@ export function eobStatus(finalAction: string): string {
 export function eobType(type: RifClaimType, row: RifRow): Json {
   const coding: Json[] = [];
   const nchType = field(row, 'NCH_CLM_TYPE_CD');
-  if (type !== 'pde' && nchType !== undefined) coding.push(ccwCoding('NCH_CLM_TYPE_CD', nchType));
+  if (type !== 'pde' && nchType !== undefined) coding.push(variableCoding('NCH_CLM_TYPE_CD', nchType));
   coding.push({ system: SYSTEMS.eobType, code: CLAIM_TYPE_CODES[type] });
   coding.push(fixedCoding(FHIR_CLAIM_TYPE[CLAIM_FAMILIES[type]]));
   return { coding };
@@ -152,7 +153,7 @@ export function eobHeader(type: RifClaimType, claim: RifClaim, context: Transfor
   };
   const nearLine = field(row, 'NCH_NEAR_LINE_REC_IDENT_CD');
   if (!pde && nearLine !== undefined)
-    eob.extension = [ccwCodingExtension('NCH_NEAR_LINE_REC_IDENT_CD', nearLine)];
+    eob.extension = [codingExtension('NCH_NEAR_LINE_REC_IDENT_CD', nearLine)];
   eob.identifier = [
     claimIdentifier(variableUrl(idColumn), claimId),
     claimIdentifier(SYSTEMS.claimGroup, longText(field(row, 'CLM_GRP_ID') ?? '0')),

@@ -26,8 +26,8 @@ import {
   adjudicationAmount,
   amountOf,
   arrayOf,
-  ccwCoding,
-  ccwCodingExtension,
+  variableCoding,
+  codingExtension,
   field,
   orderKeys,
   totalAmount,
@@ -80,7 +80,7 @@ export function addInstitutionalGroup(
   const queryCode = field(claim, 'CLAIM_QUERY_CODE');
   if (queryCode !== undefined) {
     const billablePeriod = (eob.billablePeriod ?? {}) as Json;
-    addExtension(billablePeriod, ccwCodingExtension('claim_query_cd', queryCode));
+    addExtension(billablePeriod, codingExtension('claim_query_cd', queryCode));
     eob.billablePeriod = orderKeys(billablePeriod, ['extension', 'start', 'end']);
   }
 
@@ -98,14 +98,14 @@ export function addInstitutionalGroup(
   const facilityType = field(claim, 'CLM_FAC_TYPE_CD');
   if (facilityType !== undefined) {
     const facility = (eob.facility ?? {}) as Json;
-    addExtension(facility, ccwCodingExtension('clm_fac_type_cd', facilityType));
+    addExtension(facility, codingExtension('clm_fac_type_cd', facilityType));
     eob.facility = facility;
   }
 
   addInformationSliceWithCode(eob, 'typeOfBill', 'clm_freq_cd', field(claim, 'CLM_FREQ_CD'));
 
   const nonPayment = field(claim, 'CLM_MDCR_NON_PMT_RSN_CD');
-  if (nonPayment !== undefined) addExtension(eob, ccwCodingExtension('clm_mdcr_non_pmt_rsn_cd', nonPayment));
+  if (nonPayment !== undefined) addExtension(eob, codingExtension('clm_mdcr_non_pmt_rsn_cd', nonPayment));
 
   addInformationSliceWithCode(
     eob,
@@ -116,14 +116,14 @@ export function addInstitutionalGroup(
 
   const classification = field(claim, 'CLM_SRVC_CLSFCTN_TYPE_CD');
   if (classification !== undefined)
-    addExtension(eob, ccwCodingExtension('clm_srvc_clsfctn_type_cd', classification));
+    addExtension(eob, codingExtension('clm_srvc_clsfctn_type_cd', classification));
 
   const primaryPayer = field(claim, 'NCH_PRMRY_PYR_CD');
   if (primaryPayer !== undefined)
     addInformationWithCode(eob, 'nch_prmry_pyr_cd', 'nch_prmry_pyr_cd', primaryPayer);
 
   const fiNumber = field(claim, 'FI_NUM');
-  if (fiNumber !== undefined) addExtension(eob, ccwCodingExtension('fi_num', fiNumber));
+  if (fiNumber !== undefined) addExtension(eob, codingExtension('fi_num', fiNumber));
 
   addTotal(eob, totalAmount('submitted', requiredAmount(claim, 'CLM_TOT_CHRG_AMT'), 'clm_tot_chrg_amt'));
   addBenefitBalanceAmount(eob, 'prpayamt', requiredAmount(claim, 'NCH_PRMRY_PYR_CLM_PD_AMT'));
@@ -176,7 +176,7 @@ export function addInpatientSnfStayInformation(eob: Json, claim: RifRow): void {
   if (drg !== undefined) addInformationWithCode(eob, 'clm_drg_cd', 'clm_drg_cd', drg);
 
   const action = field(claim, 'FI_CLM_ACTN_CD');
-  if (action !== undefined) addExtension(eob, ccwCodingExtension('fi_clm_actn_cd', action));
+  if (action !== undefined) addExtension(eob, codingExtension('fi_clm_actn_cd', action));
 }
 
 /**
@@ -287,7 +287,7 @@ export function addItemRevenueCenter(
   line: RifRow,
   options: { nonCoveredNullable?: boolean } = {},
 ): void {
-  item.revenue = { coding: [ccwCoding('rev_cntr', field(line, 'REV_CNTR') ?? '')] };
+  item.revenue = { coding: [variableCoding('rev_cntr', field(line, 'REV_CNTR') ?? '')] };
 
   addAdjudication(
     item,
@@ -328,7 +328,7 @@ export function addItemRevenueCenter(
 export function addItemRevenueCoding(item: Json, variable: string, code: string | undefined): void {
   if (code === undefined) return;
   const revenue = (item.revenue ??= {}) as Json;
-  arrayOf(revenue, 'coding').push({ system: SYSTEMS.nubcRevenue, code }, ccwCoding(variable, code));
+  arrayOf(revenue, 'coding').push({ system: SYSTEMS.nubcRevenue, code }, variableCoding(variable, code));
   orderKeys(item, ITEM_ORDER);
 }
 
@@ -393,7 +393,7 @@ export function addItemRevenueStatus(item: Json, line: RifRow): void {
   const status = field(line, 'REV_CNTR_STUS_IND_CD');
   if (status === undefined) return;
   const revenue = (item.revenue ??= {}) as Json;
-  addExtension(revenue, ccwCodingExtension('rev_cntr_stus_ind_cd', status));
+  addExtension(revenue, codingExtension('rev_cntr_stus_ind_cd', status));
   orderKeys(revenue, ['extension', 'coding', 'text']);
   orderKeys(item, ITEM_ORDER);
 }

@@ -15,7 +15,7 @@ import {
   addInformationWithCode,
   addTotal,
   adjudicationAmount,
-  ccwCodingExtension,
+  codingExtension,
   field,
   ndcDisplay,
   npiProviderDisplay,
@@ -175,7 +175,7 @@ export function pdeEob(claim: RifClaim, context: TransformContext): Json {
   addInformationSliceWithCode(eob, 'rxOriginCode', 'RX_ORGN_CD', field(row, 'RX_ORGN_CD'));
   addInformationSliceWithCode(eob, 'brandGenericIndicator', 'BRND_GNRC_CD', field(row, 'BRND_GNRC_CD'));
   const facility = (eob.facility as Json | undefined) ?? {};
-  facility.extension = [ccwCodingExtension('PHRMCY_SRVC_TYPE_CD', requiredField(row, 'PHRMCY_SRVC_TYPE_CD'))];
+  facility.extension = [codingExtension('PHRMCY_SRVC_TYPE_CD', requiredField(row, 'PHRMCY_SRVC_TYPE_CD'))];
   eob.facility = orderKeys(facility, ['extension', 'reference', 'type', 'identifier', 'display']);
   addInformationWithCode(eob, 'PTNT_RSDNC_CD', 'PTNT_RSDNC_CD', requiredField(row, 'PTNT_RSDNC_CD'));
   const clarification = field(row, 'SUBMSN_CLR_CD');

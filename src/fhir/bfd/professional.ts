@@ -26,8 +26,8 @@ import {
   addInformation,
   adjudicationAmount,
   arrayOf,
-  ccwCodingExtension,
-  ccwConcept,
+  codingExtension,
+  variableConcept,
   field,
   findOrCreateContainedObservation,
   fixedCoding,
@@ -96,7 +96,7 @@ export function withoutTaxNumbers(eob: Json): Json {
 export function addTaxNumber(item: Json, line: RifRow, options: ProfessionalOptions): void {
   const taxNumber = field(line, 'TAX_NUM');
   if (options.includeTaxNumbers === false || taxNumber === undefined) return;
-  addExtension(item, ccwCodingExtension('TAX_NUM', taxNumber));
+  addExtension(item, codingExtension('TAX_NUM', taxNumber));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -128,7 +128,7 @@ export function addCarrierDmeGroup(eob: Json, claim: RifRow, lookups: ClaimLooku
   const controlNumber = field(claim, 'CARR_CLM_CNTL_NUM');
   if (controlNumber !== undefined) addExtension(eob, identifierExtension('CARR_CLM_CNTL_NUM', controlNumber));
   const denial = field(claim, 'CARR_CLM_PMT_DNL_CD');
-  if (denial !== undefined) addExtension(eob, ccwCodingExtension('CARR_CLM_PMT_DNL_CD', denial));
+  if (denial !== undefined) addExtension(eob, codingExtension('CARR_CLM_PMT_DNL_CD', denial));
   const disposition = field(claim, 'CLM_DISP_CD');
   if (disposition !== undefined) eob.disposition = disposition;
 
@@ -143,7 +143,7 @@ export function addCarrierDmeGroup(eob: Json, claim: RifRow, lookups: ClaimLooku
   }
 
   const assignment = field(claim, 'CARR_CLM_PRVDR_ASGNMT_IND_SW');
-  if (assignment !== undefined) addExtension(eob, ccwCodingExtension('ASGMNTCD', assignment));
+  if (assignment !== undefined) addExtension(eob, codingExtension('ASGMNTCD', assignment));
   const trial = field(claim, 'CLM_CLNCL_TRIL_NUM');
   if (trial !== undefined) addExtension(eob, identifierExtension('CLM_CLNCL_TRIL_NUM', trial));
 
@@ -161,7 +161,7 @@ export function addCarrierDmeGroup(eob: Json, claim: RifRow, lookups: ClaimLooku
 /** The claim's carrier claim entry code (`CARR_CLM_ENTRY_CD`) as an extension, which both types add late. */
 export function addClaimEntryCode(eob: Json, claim: RifRow): void {
   const entry = field(claim, 'CARR_CLM_ENTRY_CD');
-  if (entry !== undefined) addExtension(eob, ccwCodingExtension('CARR_CLM_ENTRY_CD', entry));
+  if (entry !== undefined) addExtension(eob, codingExtension('CARR_CLM_ENTRY_CD', entry));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -225,7 +225,7 @@ export function addProfessionalHcpcs(
 /** Adds a coded extension of the line's `column` to the element when the column has a value. */
 export function addColumnCoding(target: Json, line: RifRow, column: string, variable = column): void {
   const code = field(line, column);
-  if (code !== undefined) addExtension(target, ccwCodingExtension(variable, code));
+  if (code !== undefined) addExtension(target, codingExtension(variable, code));
 }
 
 /** The item's location concept (created by the place of service); extensions are added to it. */
@@ -240,7 +240,7 @@ export function addLocationCoding(item: Json, line: RifRow, column: string): voi
   const code = field(line, column);
   if (code === undefined) return;
   const location = itemLocation(item);
-  addExtension(location, ccwCodingExtension(column, code));
+  addExtension(location, codingExtension(column, code));
   orderKeys(location, ['extension', 'coding']);
 }
 
@@ -267,7 +267,7 @@ export function addLineObservation(eob: Json, item: Json, line: RifRow): void {
   information.valueReference = { reference: `#${id}` };
   const observation = findOrCreateContainedObservation(eob, id);
   observation.status = 'unknown';
-  observation.code = ccwConcept('LINE_HCT_HGB_TYPE_CD', testType);
+  observation.code = variableConcept('LINE_HCT_HGB_TYPE_CD', testType);
   const result = decimal(field(line, 'LINE_HCT_HGB_RSLT_NUM') ?? '');
   if (result !== undefined) observation.valueQuantity = { value: result };
   ((item.informationSequence ??= []) as number[]).push(information.sequence as number);
@@ -322,10 +322,10 @@ export function addCarrierDmeItem(eob: Json, item: Json, line: RifRow, lookups: 
   const count = decimal(field(line, 'LINE_SRVC_CNT') ?? '');
   if (count !== undefined) item.quantity = { value: count };
   const serviceType = field(line, 'LINE_CMS_TYPE_SRVC_CD');
-  if (serviceType !== undefined) item.category = ccwConcept('LINE_CMS_TYPE_SRVC_CD', serviceType);
+  if (serviceType !== undefined) item.category = variableConcept('LINE_CMS_TYPE_SRVC_CD', serviceType);
   const place = field(line, 'LINE_PLACE_OF_SRVC_CD');
   if (place !== undefined) {
-    itemLocation(item).coding = ccwConcept('LINE_PLACE_OF_SRVC_CD', place).coding;
+    itemLocation(item).coding = variableConcept('LINE_PLACE_OF_SRVC_CD', place).coding;
   }
   addColumnCoding(item, line, 'BETOS_CD');
   addServiceDates(item, line);
@@ -333,7 +333,7 @@ export function addCarrierDmeItem(eob: Json, item: Json, line: RifRow, lookups: 
   const payment = adjudicationAmount('LINE_NCH_PMT_AMT', 'benefit', field(line, 'LINE_NCH_PMT_AMT'));
   const paymentCode = field(line, 'LINE_PMT_80_100_CD');
   if (payment !== undefined && paymentCode !== undefined) {
-    addExtension(payment, ccwCodingExtension('LINE_PMT_80_100_CD', paymentCode));
+    addExtension(payment, codingExtension('LINE_PMT_80_100_CD', paymentCode));
     orderKeys(payment, ['extension', 'category', 'reason', 'amount']);
   }
   addAdjudication(item, payment);

@@ -5,7 +5,7 @@
  * (docs/claims-rif.md#elements).
  */
 import { SUPPORTING_INFO, SYSTEMS, type SupportingInfoSlice, fixedCoding } from './carin.js';
-import { ccwConcept } from './ccw.js';
+import { variableConcept } from './elements.js';
 import { variableLabel } from './codebook.js';
 import { type Json, variableUrl } from './elements.js';
 
@@ -82,7 +82,7 @@ export function addInformationWithCode(
   code: string,
 ): Json {
   const entry = addInformation(eob, categoryVariable);
-  entry.code = ccwConcept(codeVariable, code);
+  entry.code = variableConcept(codeVariable, code);
   return entry;
 }
 
@@ -95,7 +95,7 @@ export function addInformationSliceWithCode(
 ): Json | undefined {
   if (code === undefined || code === '') return undefined;
   const entry = addInformationSlice(eob, slice);
-  entry.code = ccwConcept(codeVariable, code);
+  entry.code = variableConcept(codeVariable, code);
   return entry;
 }
 

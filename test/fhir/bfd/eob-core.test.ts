@@ -21,8 +21,8 @@ import {
   addReceivedDate,
   adjudicationAmount,
   amountExtension,
-  ccwCoding,
-  ccwSystem,
+  variableCoding,
+  variableSystem,
   denialReasonAdjudication,
   findOrCreateContainedObservation,
   ndcDisplay,
@@ -508,7 +508,7 @@ describe('care team', () => {
       'qualification',
     ]);
     assert.equal((member.extension as Json[]).length, 1);
-    assert.deepEqual(member.qualification, { coding: [ccwCoding('PRVDR_SPCLTY', '41')] });
+    assert.deepEqual(member.qualification, { coding: [variableCoding('PRVDR_SPCLTY', '41')] });
   });
 });
 
@@ -545,18 +545,18 @@ describe('contained resources and the provider organisation', () => {
 describe('CCW codings', () => {
   test('two variables are served in another system', () => {
     assert.equal(
-      ccwSystem('CLM_IP_ADMSN_TYPE_CD'),
+      variableSystem('CLM_IP_ADMSN_TYPE_CD'),
       'https://www.nubc.org/CodeSystem/PriorityTypeOfAdmitOrVisit',
     );
-    assert.equal(ccwSystem('prvdr_npi'), 'http://hl7.org/fhir/sid/us-npi');
+    assert.equal(variableSystem('prvdr_npi'), 'http://hl7.org/fhir/sid/us-npi');
     assert.equal(
-      ccwSystem('NCH_CLM_TYPE_CD'),
+      variableSystem('NCH_CLM_TYPE_CD'),
       'https://bluebutton.cms.gov/resources/variables/nch_clm_type_cd',
     );
   });
 
   test('codes are trimmed and displayed from the codebook', () => {
-    assert.deepEqual(ccwCoding('NCH_CLM_TYPE_CD', ' 60 '), {
+    assert.deepEqual(variableCoding('NCH_CLM_TYPE_CD', ' 60 '), {
       system: 'https://bluebutton.cms.gov/resources/variables/nch_clm_type_cd',
       code: '60',
       display: 'Inpatient claim',
