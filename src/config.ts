@@ -28,6 +28,8 @@ export interface Config {
   readonly mode: Mode;
   readonly accessTokenTtlSeconds: number;
   readonly sandboxEnrollees: number;
+  /** The shape of the sandbox's synthetic claims: BB2's (CCW RIF through `ingest rif`) or CARIN NDJSON's. */
+  readonly sandboxClaims: 'rif' | 'carin';
   readonly logLevel: string;
   /** Stdout log lines: `auto` (readable at a terminal, JSON lines otherwise), `json` or `pretty`. */
   readonly logFormat: LogFormat;
@@ -320,6 +322,7 @@ export function loadConfig(env: Env = process.env): Config {
     mode: oneOf(env, 'OPENENROLL_MODE', ['sandbox', 'production'] as const, 'sandbox'),
     accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 36000, 60, 86400),
     sandboxEnrollees: integer(env, 'SANDBOX_ENROLLEES', 100, 0, 100000),
+    sandboxClaims: oneOf(env, 'SANDBOX_CLAIMS', ['rif', 'carin'] as const, 'rif'),
     logLevel: oneOf(
       env,
       'LOG_LEVEL',

@@ -317,8 +317,9 @@ export async function buildService(
   if (config.mode === 'sandbox') {
     await ensureSandboxEnrollees(deps, config.sandboxEnrollees, deps.now());
     await ensureSandboxClaims(
-      { fhir: fhir.fhir, enrollees: deps.enrollees },
+      { db: storage.db, enrollees: deps.enrollees },
       config.sandboxEnrollees,
+      config.sandboxClaims,
       deps.now(),
     );
     await ensureSandboxApiKey(plans.apiKeys, config, plans.now());

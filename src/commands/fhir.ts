@@ -1,9 +1,11 @@
-import type { Command } from 'commander';
+import { basename } from 'node:path';
+import { Option, type Command } from 'commander';
 import { ensureSandboxEnrollees } from '../auth/sandbox/enrollees.js';
 import { createEnrolleeStore } from '../auth/store/enrollees.js';
 import { createPatientPort } from '../fhir/patient-port.js';
 import { createFhirStore } from '../fhir/store/resources.js';
 import { FhirImportError, importFhir } from '../ingest/fhir.js';
+import { writeSyntheticRif } from '../ingest/rif/synthetic/write.js';
 import { SANDBOX_SEED, writeSyntheticNdjson } from '../ingest/sandbox-claims.js';
 import { CommandError, withStorage } from './context.js';
 
@@ -13,14 +15,21 @@ export function registerFhirCommands(program: Command): void {
   fhir
     .command('generate')
     .description(
-      'write deterministic SYNTHETIC sample data (Patient, Coverage, ExplanationOfBenefit of the sandbox ' +
-        'enrollees BBUser00000…, and the Organizations and Practitioners they refer to) as NDJSON in the ' +
-        'CARIN Blue Button 2.0.0 profiles, tagged as synthetic; load it with "fhir import"',
+      'write deterministic SYNTHETIC sample data for the sandbox enrollees BBUser00000…: as NDJSON (the ' +
+        'default: Patient, Coverage, ExplanationOfBenefit and the Organizations and Practitioners they refer ' +
+        'to, in the CARIN Blue Button 2.0.0 profiles, tagged as synthetic; load it with "fhir import") or, ' +
+        'with --format rif, as CCW RIF files, one per record type (what the sandbox loads at its first start, ' +
+        'through "ingest rif")',
     )
     .option('--enrollees <n>', 'how many sandbox enrollees, from BBUser00000', '100')
     .option('--seed <s>', 'generator seed: the same seed gives the same data', String(SANDBOX_SEED))
-    .requiredOption('--out <file>', 'NDJSON file to write')
-    .action(async (opts: { enrollees: string; seed: string; out: string }) => {
+    .addOption(
+      new Option('--format <format>', 'ndjson: one NDJSON file; rif: a directory of RIF files')
+        .choices(['ndjson', 'rif'])
+        .default('ndjson'),
+    )
+    .requiredOption('--out <path>', 'NDJSON file to write, or with --format rif the directory to write into')
+    .action(async (opts: { enrollees: string; seed: string; format: 'ndjson' | 'rif'; out: string }) => {
       const enrollees = Number(opts.enrollees);
       const seed = Number(opts.seed);
       if (!Number.isInteger(enrollees) || enrollees < 1 || enrollees > 100000) {
@@ -28,8 +37,17 @@ export function registerFhirCommands(program: Command): void {
           `--enrollees must be a whole number from 1 to 100000, got "${opts.enrollees}"`,
         );
       }
-      if (!Number.isInteger(seed))
+      if (!Number.isSafeInteger(seed))
         throw new CommandError(`--seed must be a whole number, got "${opts.seed}"`);
+      if (opts.format === 'rif') {
+        const files = await writeSyntheticRif(opts.out, enrollees, seed);
+        const records = files.reduce((n, f) => n + f.records, 0);
+        console.log(
+          `wrote ${records} synthetic RIF records for ${enrollees} enrollees to ${opts.out} ` +
+            `(${files.length} files: ${files.map((f) => `${basename(f.path)} ${f.records}`).join(', ')})`,
+        );
+        return;
+      }
       const count = await writeSyntheticNdjson(opts.out, enrollees, seed);
       console.log(`wrote ${count} synthetic resources for ${enrollees} enrollees to ${opts.out}`);
     });

@@ -3,6 +3,7 @@ import cliProgress from 'cli-progress';
 import { ingestKind, ingestKinds } from '../ingest/kinds.js';
 import { IngestError, type IngestSummary } from '../ingest/engine/report.js';
 import { describeBuilds, refreshBulkData } from '../ingest/bulk-data.js';
+import { createFhirStore } from '../fhir/store/resources.js';
 import { CommandError, wholeNumberOption, withStorage } from './context.js';
 import { noteIfLong, progressLine, summaryLines } from './ingest-output.js';
 
@@ -37,8 +38,9 @@ export function registerIngestCommands(program: Command): void {
   program
     .command('ingest <kind> [files...]')
     .description(
-      'load public data files in their published formats into the plan API; one transaction per load: ' +
-        're-running replaces that dataset for that year, and a failed load leaves the previous data intact',
+      'load public data files in their published formats into the plan API (and, kind rif, CCW claims ' +
+        'extracts into the FHIR store); one transaction per load: re-running replaces that dataset for that ' +
+        'year, and a failed load leaves the previous data intact',
     )
     .option('--year <year>', "the year the data is for (default: the files' own year column or name)")
     .addOption(
@@ -93,6 +95,10 @@ export function registerIngestCommands(program: Command): void {
                 bar?.update(done);
               },
             });
+            // Claims loaded in bulk: PostgreSQL plans their searches from fresh statistics (as after
+            // `fhir import`).
+            if (kind === 'rif' && storage.dialect.name === 'postgres')
+              await createFhirStore(storage.db).analyze();
             cancelNote();
             bar?.stop();
             if (opts.json) console.log(JSON.stringify(summary));

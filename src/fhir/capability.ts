@@ -8,9 +8,14 @@ const baseParam = (name: string) => `http://hl7.org/fhir/SearchParameter/${name}
 
 interface SearchParam {
   name: string;
-  type: 'token' | 'reference' | 'date';
-  /** The SearchParameter's canonical: base R4 where CARIN BB 2.0.0 defines none of its own. */
-  definition: string;
+  type: 'token' | 'reference' | 'date' | 'string';
+  /**
+   * The SearchParameter's canonical: CARIN BB 2.0.0's where it defines one, else base R4's; none for
+   * Blue Button's own `excludeSAMHSA`, which no published SearchParameter defines.
+   */
+  definition?: string;
+  /** Where the server reads a parameter its own way. */
+  documentation?: string;
 }
 
 /** One resource type as this server serves it: its CARIN profiles and the searches it answers. */
@@ -28,6 +33,13 @@ const LAST_UPDATED: SearchParam = {
   name: '_lastUpdated',
   type: 'date',
   definition: baseParam('Resource-lastUpdated'),
+};
+
+const ID: SearchParam = {
+  name: '_id',
+  type: 'token',
+  definition: baseParam('Resource-id'),
+  documentation: 'A comma list of ids; repeated, every one applies.',
 };
 
 /**
@@ -50,6 +62,7 @@ const ROWS: Omit<ServedResource, 'searchInclude'>[] = [
     supportedProfile: [carinProfile('C4BB-Coverage')],
     interaction: ['read', 'search-type'],
     searchParam: [
+      ID,
       { name: 'beneficiary', type: 'reference', definition: baseParam('Coverage-beneficiary') },
       LAST_UPDATED,
     ],
@@ -64,10 +77,36 @@ const ROWS: Omit<ServedResource, 'searchInclude'>[] = [
     ].map(carinProfile),
     interaction: ['read', 'search-type'],
     searchParam: [
+      ID,
       { name: 'patient', type: 'reference', definition: carinParam('explanationofbenefit-patient') },
+      { name: 'identifier', type: 'token', definition: carinParam('explanationofbenefit-identifier') },
       { name: 'type', type: 'token', definition: carinParam('explanationofbenefit-type') },
-      { name: 'service-date', type: 'date', definition: carinParam('explanationofbenefit-service-date') },
+      {
+        name: 'service-date',
+        type: 'date',
+        definition: carinParam('explanationofbenefit-service-date'),
+        documentation:
+          "Compared with the claim's through date (billablePeriod.end, else billablePeriod.start), as Blue " +
+          'Button 2.0 filters it.',
+      },
+      {
+        name: 'service-start-date',
+        type: 'date',
+        definition: carinParam('explanationofbenefit-service-start-date'),
+      },
+      {
+        name: 'billable-period-start',
+        type: 'date',
+        definition: carinParam('explanationofbenefit-billable-period-start'),
+      },
       LAST_UPDATED,
+      {
+        name: 'excludeSAMHSA',
+        type: 'string',
+        documentation:
+          '`true` leaves out the claims that carry a code of substance use disorder treatment ' +
+          '(42 CFR Part 2).',
+      },
     ],
   },
   ...(['Organization', 'Practitioner'] as const).map((type) => ({
@@ -88,10 +127,11 @@ export const SERVED_RESOURCES: readonly ServedResource[] = ROWS.map((resource) =
  * resources with their CARIN BB profiles and search parameters, JSON only, SMART URIs, CORS (shared/cors.ts).
  *
  * It names the CARIN BB implementation guide but does not `instantiates` CARIN's server statement
- * (`CapabilityStatement/c4bb`): that one makes `_id`, `identifier`, `service-start-date` and
- * `billable-period-start` searches on ExplanationOfBenefit and the `_id` search on Coverage SHALLs, and
- * they are not served yet. Its `searchInclude` lists are CARIN's less `ExplanationOfBenefit:payee`, plus
- * `Coverage:*` (include.ts says why).
+ * (`CapabilityStatement/c4bb`): the ExplanationOfBenefit, Coverage and Patient searches it makes SHALLs are
+ * served, but its `_id` searches of Organization and Practitioner (read only here) and its RelatedPerson are
+ * not. Each type lists exactly the parameters search-params.ts reads. Its `searchInclude` lists are CARIN's
+ * less `ExplanationOfBenefit:payee`, plus `Coverage:*` (include.ts says why); `_include:iterate` is served
+ * for them too.
  */
 export function capabilityStatement(base: string, now: number) {
   return {

@@ -2,9 +2,10 @@ import type { ColumnInterval } from './store/resources.js';
 
 /**
  * FHIR R4 date search values (§3.1.1.5.6 "date", prefixes §3.1.1.4, formats §2.1.0): one parser for every
- * date parameter (`_lastUpdated`, `service-date`). A value is an implicit range at its own precision —
- * `2024` is the whole year, `2024-06` the month, `2024-06-01T10:00:00Z` one second — and the prefix says
- * how a resource's value must relate to that range. Pure: no I/O.
+ * date parameter (`_lastUpdated`, `service-date`, `service-start-date`, `billable-period-start`). A value
+ * is an implicit range at its own precision — `2024` is the whole year, `2024-06` the month,
+ * `2024-06-01T10:00:00Z` one second — and the prefix says how a resource's value must relate to that
+ * range. Pure: no I/O.
  */
 
 /** The prefixes served. `ap` (approximately) is left out: its tolerance is the server's to choose. */
@@ -167,5 +168,67 @@ export function dayInterval({ prefix, wallClock: { start, end } }: DateSearch): 
       return { to: ceilDay(start) };
     case 'eb':
       return { to: floorDay(start) };
+  }
+}
+
+/** The calendar days a stored date spans, `first` to `last` inclusive, both `YYYY-MM-DD`. */
+export interface DayRange {
+  first: string;
+  last: string;
+}
+
+/**
+ * A stored FHIR date or dateTime as the days it spans (FHIR R4 §2.1.0: a date of year or month precision
+ * is the whole year or month): `2024` is 2024-01-01 to 2024-12-31, `2024-06-01T10:00:00Z` the one day as
+ * written (its zone ignored, like a search value compared with a date-only column). Undefined for a date
+ * that cannot be (month 13, Feb 30).
+ */
+export function storedDayRange(text: string): DayRange | undefined {
+  const parsed = wallClockRange(text.slice(0, 10));
+  if (!parsed) return undefined;
+  return { first: dayText(parsed.range.start), last: dayText(parsed.range.end - DAY) };
+}
+
+/** One comparison of a stored range's `first` or `last` day with a day (`YYYY-MM-DD` text). */
+export interface DayBoundTest {
+  bound: 'first' | 'last';
+  op: '>=' | '<';
+  day: string;
+}
+
+/** The stored day ranges that match a search: those passing every test of at least one group. */
+export type DayRangeMatch = DayBoundTest[][];
+
+/**
+ * Which stored day ranges `[first, last]` match the search: the rules of `dayInterval`, read for a range of
+ * days instead of one day (a stored value of month or year precision). With the search value's range
+ * `[s, e)`: `eq` — the stored days lie within it; `ne` — some stored day lies outside it; `ge`/`gt` — the
+ * stored days reach `s` / `e` or beyond; `le`/`lt` — they start before `e` / `s`; `sa` — they start at or
+ * after `e`; `eb` — they end before `s`. For a single day (`first` = `last`) these are exactly
+ * `dayInterval`'s conditions, so `service-date` and the multi-valued date parameters agree.
+ */
+export function dayRangeMatch({ prefix, wallClock: { start, end } }: DateSearch): DayRangeMatch {
+  const test = (bound: DayBoundTest['bound'], op: DayBoundTest['op'], day: string): DayBoundTest => ({
+    bound,
+    op,
+    day,
+  });
+  switch (prefix) {
+    case 'eq':
+      return [[test('first', '>=', ceilDay(start)), test('last', '<', floorDay(end))]];
+    case 'ne':
+      return [[test('first', '<', ceilDay(start))], [test('last', '>=', floorDay(end))]];
+    case 'ge':
+      return [[test('last', '>=', floorDay(start))]];
+    case 'gt':
+      return [[test('last', '>=', floorDay(end))]];
+    case 'sa':
+      return [[test('first', '>=', ceilDay(end))]];
+    case 'le':
+      return [[test('first', '<', ceilDay(end))]];
+    case 'lt':
+      return [[test('first', '<', ceilDay(start))]];
+    case 'eb':
+      return [[test('last', '<', floorDay(start))]];
   }
 }

@@ -53,7 +53,7 @@ const FIRST_DAY = toDay(FIRST_SERVICE_DATE);
 const LAST_DAY = toDay(LAST_SERVICE_DATE);
 
 /** Relative frequency of each claim type after the guaranteed first carrier and pde claims. */
-const CLAIM_WEIGHTS: Record<EobType, number> = {
+export const CLAIM_WEIGHTS: Record<EobType, number> = {
   carrier: 45,
   pde: 30,
   outpatient: 9,

@@ -46,6 +46,14 @@ export interface Include {
   target?: string;
 }
 
+/**
+ * One `_include:iterate` the server applies (FHIR R4 §3.1.1.5.5): a reference parameter of `source`, followed
+ * from the matches and from the included resources of that type alike.
+ */
+export interface IterateInclude extends Include {
+  source: ResourceType;
+}
+
 /** The `searchInclude` values of a type for the CapabilityStatement: each parameter, then `Type:*`. */
 export function searchIncludes(type: string): string[] {
   const params = REFERENCE_PARAMS[type as ResourceType];
@@ -53,41 +61,66 @@ export function searchIncludes(type: string): string[] {
 }
 
 /**
- * The `_include` values of a search of `type` that are served: `Type:param`, `Type:param:Target` or
- * `Type:*`. Any other value (another source type, an unknown parameter or target, `_include:iterate`) is
- * ignored, as unknown search parameters are (FHIR R4 §3.1.1.4 lets a server ignore what it does not
- * support), and left out of the paging links, which name only what was applied.
+ * One value, `Type:param`, `Type:param:Target` or `Type:*`, as the includes it stands for when `Type` has
+ * reference parameters, the parameter is one of them and the target one it may point at; else undefined.
+ */
+function readInclude(value: string): { source: ResourceType; includes: Include[] } | undefined {
+  const [source, param, target, ...rest] = value.split(':');
+  const params = REFERENCE_PARAMS[source as ResourceType];
+  if (!params || param === undefined || rest.length > 0) return undefined;
+  if (param === '*' && target === undefined) {
+    return { source: source as ResourceType, includes: Object.keys(params).map((p) => ({ param: p })) };
+  }
+  if (!Object.hasOwn(params, param) || (target !== undefined && !params[param]!.targets.includes(target)))
+    return undefined;
+  return { source: source as ResourceType, includes: [target === undefined ? { param } : { param, target }] };
+}
+
+/**
+ * The `_include` and `_include:iterate` values of a search of `type` that are served. An `_include` must
+ * name the searched type (it follows the matches only); an `_include:iterate` may name any type with
+ * reference parameters (`_include:iterate=Coverage:payor` on an EOB search follows the Coverages an
+ * `ExplanationOfBenefit:coverage` include brings). Any other value (another type, an unknown parameter or
+ * target) is ignored, as unknown search parameters are (FHIR R4 §3.1.1.4 lets a server ignore what it does
+ * not support), and left out of the paging links, which name only what was applied.
  */
 export function parseIncludes(
   type: ResourceType,
   values: string[],
-): { includes: Include[]; applied: string[] } {
-  const params = REFERENCE_PARAMS[type] ?? {};
+  iterateValues: string[] = [],
+): { includes: Include[]; applied: string[]; iterate: IterateInclude[]; appliedIterate: string[] } {
   const includes: Include[] = [];
   const applied: string[] = [];
   for (const value of values) {
-    const [source, param, target, ...rest] = value.split(':');
-    if (source !== type || param === undefined || rest.length > 0) continue;
-    if (param === '*' && target === undefined && Object.keys(params).length > 0) {
-      includes.push(...Object.keys(params).map((p) => ({ param: p })));
-    } else if (
-      Object.hasOwn(params, param) &&
-      (target === undefined || params[param]!.targets.includes(target))
-    ) {
-      includes.push(target === undefined ? { param } : { param, target });
-    } else continue;
+    const read = readInclude(value);
+    if (read?.source !== type) continue;
+    includes.push(...read.includes);
     if (!applied.includes(value)) applied.push(value);
   }
-  return { includes, applied };
+  const iterate: IterateInclude[] = [];
+  const appliedIterate: string[] = [];
+  // A type without reference parameters includes nothing, so nothing can be followed either.
+  for (const value of REFERENCE_PARAMS[type] ? iterateValues : []) {
+    const read = readInclude(value);
+    if (!read) continue;
+    iterate.push(...read.includes.map((i) => ({ ...i, source: read.source })));
+    if (!appliedIterate.includes(value)) appliedIterate.push(value);
+  }
+  return { includes, applied, iterate, appliedIterate };
 }
 
 /**
- * The resources the matches refer to through `includes`: literal relative references (`Type/id`) to a
- * served type, each once, in order of first mention, and none of the matches themselves.
+ * The resources the bodies (of `type`) refer to through `includes`: literal relative references (`Type/id`)
+ * to a served type, each once, in order of first mention, and none of the bodies themselves. `seen`, when
+ * given, carries what earlier rounds already named (and is added to).
  */
-export function referencesOf(type: ResourceType, bodies: string[], includes: Include[]): ResourceRef[] {
+export function referencesOf(
+  type: ResourceType,
+  bodies: string[],
+  includes: Include[],
+  seen = new Set<string>(),
+): ResourceRef[] {
   const params = REFERENCE_PARAMS[type] ?? {};
-  const seen = new Set<string>();
   const refs: ResourceRef[] = [];
   const resources = bodies.map((body) => JSON.parse(body) as Json);
   for (const resource of resources) seen.add(`${type}/${String(resource.id)}`);
@@ -122,4 +155,39 @@ export async function includedEntries(
     const resource = found.get(`${resourceType}/${id}`);
     return resource && visible(resource) ? [{ type: resourceType, id, body: resource.body }] : [];
   });
+}
+
+/**
+ * Everything a page includes: what the matches (`bodies`, of `type`) refer to through `includes` and the
+ * `iterate` includes of `type`, then, round after round, what the resources just included refer to through
+ * the `iterate` includes of their own type, until a round brings nothing new. Each resource once, never a
+ * match; only what `visible` lets the token read, and nothing is followed from a resource it may not read.
+ * The rounds end because each names only resources not named before; with the types served here the chain
+ * is at most ExplanationOfBenefit → Coverage → Organization or Patient, one round past the matches.
+ */
+export async function includeAll(
+  type: ResourceType,
+  bodies: string[],
+  { includes, iterate }: { includes: Include[]; iterate: IterateInclude[] },
+  find: (refs: ResourceRef[]) => Promise<StoredResource[]>,
+  visible: (resource: StoredResource) => boolean,
+): Promise<IncludedEntry[]> {
+  const seen = new Set<string>();
+  const of = (source: string) =>
+    iterate.filter((i) => i.source === source).map(({ param, target }) => ({ param, target }));
+  const all: IncludedEntry[] = [];
+  let round = await includedEntries(
+    find,
+    referencesOf(type, bodies, [...includes, ...of(type)], seen),
+    visible,
+  );
+  while (round.length > 0) {
+    all.push(...round);
+    const next = [...new Set(iterate.map((i) => i.source))].flatMap((source) => {
+      const own = round.filter((e) => e.type === source).map((e) => e.body);
+      return own.length === 0 ? [] : referencesOf(source, own, of(source), seen);
+    });
+    round = await includedEntries(find, next, visible);
+  }
+  return all;
 }

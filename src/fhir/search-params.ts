@@ -1,9 +1,23 @@
 import { detailError } from '../shared/detail-error.js';
 import type { ColumnInterval } from './store/resources.js';
-import { dayInterval, instantInterval, parseDateSearch, type DateSearch } from './date-search.js';
-import { parseIncludes, type Include } from './include.js';
+import {
+  dayInterval,
+  dayRangeMatch,
+  instantInterval,
+  parseDateSearch,
+  type DateSearch,
+  type DayRangeMatch,
+} from './date-search.js';
+import { parseIncludes, type Include, type IterateInclude } from './include.js';
 import { parseTokenAlternatives, type TokenValue } from './token-search.js';
-import { EOB_TYPE_SYSTEM, EOB_TYPES, type ResourceType } from './validate.js';
+import {
+  BILLABLE_PERIOD_START,
+  EOB_IDENTIFIER,
+  EOB_TYPE_SYSTEM,
+  EOB_TYPES,
+  SERVICE_START_DATE,
+  type ResourceType,
+} from './validate.js';
 
 /** `_count` 0–50, 10 by default; `startIndex` is a 0-based offset (docs/decisions.md#fhir-search). */
 export const DEFAULT_COUNT = 10;
@@ -19,10 +33,20 @@ export interface SearchParams {
   eobTypes: string[] | undefined;
   /** Patient `identifier`: each parameter's alternatives (all parameters apply); undefined when absent. */
   identifiers: TokenValue[][] | undefined;
+  /** EOB and Coverage `_id`: each parameter's comma-separated ids (all parameters apply). */
+  ids: string[][];
+  /** EOB `identifier`, filtered in SQL: each parameter's alternatives (all parameters apply). */
+  tokens: { param: string; alternatives: TokenValue[] }[];
+  /** EOB `service-start-date` and `billable-period-start`, one per value (all apply). */
+  dates: { param: string; match: DayRangeMatch }[];
+  /** EOB `excludeSAMHSA=true` (any case): leave out the claims marked sensitive. */
+  excludeSamhsa: boolean;
   /** Patient `_id`, Coverage `beneficiary`, EOB `patient`: who the client says it is asking about. */
   subject: string | undefined;
   /** The served `_include` values (include.ts); the others are ignored. */
   includes: Include[];
+  /** The served `_include:iterate` values (include.ts); the others are ignored. */
+  iterate: IterateInclude[];
   /** The parameters echoed in paging links (filters only; paging is added per link). */
   echo: [string, string][];
 }
@@ -91,6 +115,19 @@ function identifiers(query: Query): TokenValue[][] | undefined {
   return values.length === 0 ? undefined : values.map(parseTokenAlternatives);
 }
 
+/** `_id` of EOB and Coverage: each parameter a comma list of ids; empty values are ignored. */
+function ids(query: Query): string[][] {
+  return all(query, '_id')
+    .filter((v) => v !== '')
+    .map((v) => v.split(','));
+}
+
+/**
+ * EOB `excludeSAMHSA`: `true` in any case drops the claims marked sensitive, any other value is no
+ * filter, as BFD reads it (a Java boolean parse).
+ */
+const excludeSamhsa = (query: Query) => all(query, 'excludeSAMHSA').some((v) => v.toLowerCase() === 'true');
+
 /** Patient `_id`, Coverage `beneficiary`, EOB `patient`: where a client names whom it asks about. */
 const SUBJECT_PARAM: Partial<Record<ResourceType, string>> = {
   Patient: '_id',
@@ -101,7 +138,16 @@ const SUBJECT_PARAM: Partial<Record<ResourceType, string>> = {
 /** The filters of each type besides `_lastUpdated` and the subject, echoed in the paging links. */
 const FILTERS: Partial<Record<ResourceType, string[]>> = {
   Patient: ['identifier'],
-  ExplanationOfBenefit: ['service-date', 'type'],
+  Coverage: ['_id'],
+  ExplanationOfBenefit: [
+    '_id',
+    'identifier',
+    'service-date',
+    SERVICE_START_DATE,
+    BILLABLE_PERIOD_START,
+    'type',
+    'excludeSAMHSA',
+  ],
 };
 
 /**
@@ -115,17 +161,34 @@ export function parseSearch(type: ResourceType, query: Query): SearchParams {
   for (const name of ['_lastUpdated', ...(FILTERS[type] ?? []), ...(subjectParam ? [subjectParam] : [])]) {
     for (const v of all(query, name)) echo.push([name, v]);
   }
-  const { includes, applied } = parseIncludes(type, all(query, '_include'));
+  const { includes, applied, iterate, appliedIterate } = parseIncludes(
+    type,
+    all(query, '_include'),
+    all(query, '_include:iterate'),
+  );
   for (const v of applied) echo.push(['_include', v]);
+  for (const v of appliedIterate) echo.push(['_include:iterate', v]);
+  const eob = type === 'ExplanationOfBenefit';
   return {
     count: integer(query, ['_count', 'count'], DEFAULT_COUNT, 0, MAX_COUNT),
     startIndex: integer(query, ['startIndex'], 0, 0, Number.MAX_SAFE_INTEGER),
     lastUpdated: dates(query, '_lastUpdated').map(instantInterval),
-    serviceDate: type === 'ExplanationOfBenefit' ? dates(query, 'service-date').map(dayInterval) : [],
-    eobTypes: type === 'ExplanationOfBenefit' ? eobTypes(query) : undefined,
+    serviceDate: eob ? dates(query, 'service-date').map(dayInterval) : [],
+    eobTypes: eob ? eobTypes(query) : undefined,
     identifiers: type === 'Patient' ? identifiers(query) : undefined,
+    ids: eob || type === 'Coverage' ? ids(query) : [],
+    tokens: eob
+      ? (identifiers(query) ?? []).map((alternatives) => ({ param: EOB_IDENTIFIER, alternatives }))
+      : [],
+    dates: eob
+      ? [SERVICE_START_DATE, BILLABLE_PERIOD_START].flatMap((param) =>
+          dates(query, param).map((value) => ({ param, match: dayRangeMatch(value) })),
+        )
+      : [],
+    excludeSamhsa: eob && excludeSamhsa(query),
     subject,
     includes,
+    iterate,
     echo,
   };
 }

@@ -4,7 +4,10 @@
  * shared by all patients), to the depth this service relies on; a resource that claims a CARIN Blue Button
  * profile (C4BB-*) must also meet that profile's required elements (profile-checks.ts). Pure: no I/O.
  */
+import { isSamhsa } from './bfd/samhsa.js';
+import { storedDayRange, type DayRange } from './date-search.js';
 import { checkClaimedProfiles } from './profile-checks.js';
+import type { SearchDate, SearchToken } from './store/resources.js';
 import {
   DATE,
   DATE_TIME,
@@ -66,9 +69,28 @@ export interface ResourceFacts {
   references: { resourceType: ImportableResourceType; id: string }[];
   /** The claim type; `null` for other resources and for EOBs of a kind Blue Button has no type for (oral). */
   eobType: EobType | null;
-  /** `YYYY-MM-DD` of the service (EOB billable period start), for `service-date` search. */
+  /**
+   * `YYYY-MM-DD` of the service for `service-date` search: the EOB's billable period end (the claim's
+   * through date, as Blue Button's backend filters), its start when it has no end
+   * (docs/decisions.md#fhir-search).
+   */
   serviceDate: string | null;
+  /** The tokens of token searches filtered in SQL (EOB `identifier`). */
+  tokens: SearchToken[];
+  /** The days of the date searches with several values per resource (EOB `service-start-date`, …). */
+  dates: SearchDate[];
+  /** Whether BB2 withholds the EOB from `excludeSAMHSA=true` searches (fhir/bfd/samhsa.ts, BFD's rule). */
+  samhsa: boolean;
 }
+
+/** The facts of a resource no search filters on beyond its compartment, type, id and last update. */
+const unsearched = () => ({
+  eobType: null,
+  serviceDate: null,
+  tokens: [],
+  dates: [],
+  samhsa: false,
+});
 
 const ID = /^[A-Za-z0-9\-.]{1,64}$/;
 const CLAIM_TYPE = 'http://terminology.hl7.org/CodeSystem/claim-type';
@@ -102,7 +124,7 @@ function patient(r: Json, id: string): ResourceFacts {
     fail('name needs a family or given');
   oneOf(r.gender, ['male', 'female', 'other', 'unknown'], 'gender');
   matching(r.birthDate, DATE, 'birthDate', 'a FHIR date');
-  return { resourceType: 'Patient', id, patientId: id, references: [], eobType: null, serviceDate: null };
+  return { resourceType: 'Patient', id, patientId: id, references: [], ...unsearched() };
 }
 
 function coverage(r: Json, id: string): ResourceFacts {
@@ -117,8 +139,7 @@ function coverage(r: Json, id: string): ResourceFacts {
       { resourceType: 'Patient', id: patientId },
       ...payors.flatMap((p, i) => directoryReference(object(p, `payor[${i}]`), `payor[${i}]`)),
     ],
-    eobType: null,
-    serviceDate: null,
+    ...unsearched(),
   };
 }
 
@@ -131,7 +152,7 @@ function directory(r: Json, type: DirectoryResourceType, id: string): ResourceFa
     entries(r.name, 'name');
   }
   if (r.active !== undefined && typeof r.active !== 'boolean') fail('active must be true or false');
-  return { resourceType: type, id, patientId: null, references: [], eobType: null, serviceDate: null };
+  return { resourceType: type, id, patientId: null, references: [], ...unsearched() };
 }
 
 /**
@@ -154,14 +175,75 @@ function eobTypeOf(r: Json, id: string): EobType | null {
   return fail(`type must carry a ${EOB_TYPE_SYSTEM} code of ${EOB_TYPES.join(', ')} or an HL7 claim-type`);
 }
 
+/** The search parameters of the EOB facts kept in side tables (store/resources.ts). */
+export const EOB_IDENTIFIER = 'identifier';
+export const SERVICE_START_DATE = 'service-start-date';
+export const BILLABLE_PERIOD_START = 'billable-period-start';
+
+const DATE_OR_DATE_TIME = new RegExp(`${DATE.source}|${DATE_TIME.source}`);
+
+/**
+ * A FHIR `date` (or, with `dateTime`, a `date` or `dateTime`) that can be — no month 13, no Feb 30 — with
+ * the days it spans.
+ */
+function calendarDate(value: unknown, path: string, dateTime = false): { text: string; days: DayRange } {
+  const what = dateTime ? 'a FHIR dateTime' : 'a FHIR date';
+  const text = matching(value, dateTime ? DATE_OR_DATE_TIME : DATE, path, what);
+  return { text, days: storedDayRange(text) ?? fail(`${path} must be ${what}`) };
+}
+
+/**
+ * What the EOB searches filter on beyond patient and type, read from the body and checked as it is read
+ * (`InvalidResource` with a path): `service-date` is the billable period's end, else its start; the
+ * `identifier` tokens; the days of `billable-period-start` (billablePeriod.start) and of CARIN BB's
+ * `service-start-date` (billablePeriod.start | item.servicedDate | item.servicedPeriod.start), each span of
+ * days once; and whether BB2 withholds it from `excludeSAMHSA=true` (fhir/bfd/samhsa.ts, BFD's rule).
+ * Exported for writers that build EOBs themselves (the RIF ingest) and store the same facts.
+ */
+export function eobSearchFacts(r: Json): Pick<ResourceFacts, 'serviceDate' | 'tokens' | 'dates' | 'samhsa'> {
+  const period = object(r.billablePeriod, 'billablePeriod');
+  const start = calendarDate(period.start, 'billablePeriod.start');
+  const end = period.end === undefined ? undefined : calendarDate(period.end, 'billablePeriod.end', true);
+  const serviceStarts = [start.days];
+  entries(r.item, 'item').forEach((item, i) => {
+    if (item.servicedDate !== undefined)
+      serviceStarts.push(calendarDate(item.servicedDate, `item[${i}].servicedDate`).days);
+    const periodStart =
+      item.servicedPeriod === undefined
+        ? undefined
+        : object(item.servicedPeriod, `item[${i}].servicedPeriod`).start;
+    if (periodStart !== undefined)
+      serviceStarts.push(calendarDate(periodStart, `item[${i}].servicedPeriod.start`, true).days);
+  });
+  const distinct = new Map(serviceStarts.map((d) => [`${d.first} ${d.last}`, d]));
+  return {
+    serviceDate: (end ?? start).text.slice(0, 10),
+    tokens: entries(r.identifier, 'identifier').flatMap((identifier) =>
+      typeof identifier.value === 'string'
+        ? [
+            {
+              param: EOB_IDENTIFIER,
+              system: typeof identifier.system === 'string' ? identifier.system : '',
+              value: identifier.value,
+            },
+          ]
+        : [],
+    ),
+    dates: [
+      { param: BILLABLE_PERIOD_START, ...start.days },
+      ...[...distinct.values()].map((d) => ({ param: SERVICE_START_DATE, ...d })),
+    ],
+    samhsa: isSamhsa(r),
+  };
+}
+
 function explanationOfBenefit(r: Json, id: string): ResourceFacts {
   nonEmptyArray(r.identifier, 'identifier');
   oneOf(r.status, ['active', 'cancelled', 'draft', 'entered-in-error'], 'status');
   const eobType = eobTypeOf(r, id);
   oneOf(r.use, ['claim'], 'use');
   const patientId = reference(r.patient, 'Patient', 'patient');
-  const period = object(r.billablePeriod, 'billablePeriod');
-  const start = matching(period.start, DATE, 'billablePeriod.start', 'a FHIR date');
+  const searched = eobSearchFacts(r);
   matching(r.created, DATE_TIME, 'created', 'a FHIR dateTime');
   const references: ResourceFacts['references'] = [
     { resourceType: 'Patient', id: patientId },
@@ -181,14 +263,7 @@ function explanationOfBenefit(r: Json, id: string): ResourceFacts {
     });
   });
   nonEmptyArray(r.total, 'total');
-  return {
-    resourceType: 'ExplanationOfBenefit',
-    id,
-    patientId,
-    references,
-    eobType,
-    serviceDate: start.slice(0, 10),
-  };
+  return { resourceType: 'ExplanationOfBenefit', id, patientId, references, eobType, ...searched };
 }
 
 /** Checks one resource and returns what the store needs from it; throws `InvalidResource` with a path. */

@@ -10,12 +10,7 @@ import {
   type ResourceFacts,
 } from '../fhir/validate.js';
 import type { EnrolleeStore } from '../auth/store/enrollees.js';
-import {
-  NO_PATIENT,
-  type FhirStore,
-  type ImportWriter,
-  type StoredResource,
-} from '../fhir/store/resources.js';
+import { NO_PATIENT, type FhirStore, type ImportWriter, type ResourceRow } from '../fhir/store/resources.js';
 
 /** A rejected import: where (file and line, or Bundle entry) and why. */
 export class FhirImportError extends Error {
@@ -121,7 +116,8 @@ export async function importFhir(
   await stores.fhir.importAll(async (writer) => {
     const references = new Map<string, { file: string; where: string }>();
     const versions = new Map<string, number>();
-    let batch: Pending[] = [];
+    const storedVersions = writer.versions.bind(writer);
+    let batch: Stampable[] = [];
     let total = 0;
     for (const file of files) {
       for await (const { value, where } of readResources(file)) {
@@ -141,13 +137,13 @@ export async function importFhir(
         counts[facts.resourceType] += 1;
         total += 1;
         if (batch.length >= 500) {
-          await writer.upsert(await stamp(writer, batch, versions, lastUpdated, now));
+          await writer.upsert(await stampResources(batch, storedVersions, versions, lastUpdated, now));
           batch = [];
           onResource(total);
         }
       }
     }
-    await writer.upsert(await stamp(writer, batch, versions, lastUpdated, now));
+    await writer.upsert(await stampResources(batch, storedVersions, versions, lastUpdated, now));
     onResource(total);
     await checkReferences(writer, references);
   });
@@ -162,35 +158,47 @@ export async function importFhir(
 
 type Versionable = { meta?: Record<string, unknown> };
 
-interface Pending {
-  facts: ResourceFacts;
+/** What stamping needs to know of a resource besides its body: where the store files it. */
+export type StampFacts = Pick<
+  ResourceFacts,
+  'resourceType' | 'id' | 'patientId' | 'eobType' | 'serviceDate' | 'tokens' | 'dates' | 'samhsa'
+>;
+
+/** A resource to store and its facts. */
+export interface Stampable {
+  facts: StampFacts;
   resource: Versionable;
 }
 
 /**
  * The batch as stored rows: each body with `meta.lastUpdated` (the import time) and `meta.versionId` (one
- * more than the stored or earlier-in-this-import version, else "1"). `versions` carries the versions this
- * import assigned across batches. A resource given twice in one batch is written once, as its last copy.
+ * more than the stored or earlier-in-this-import version, else "1"). `storedVersions` reads the stored
+ * `meta.versionId` of the ids of one type that exist; `versions` carries the versions this import assigned
+ * across batches (a loader whose earlier batches are already written in its transaction may start one per
+ * batch). A resource given twice in one batch is written once, as its last copy. Shared by `fhir import`
+ * and `ingest rif`.
  */
-async function stamp(
-  writer: ImportWriter,
-  batch: Pending[],
+export async function stampResources(
+  batch: readonly Stampable[],
+  storedVersions: (resourceType: string, ids: string[]) => Promise<Map<string, string>>,
   versions: Map<string, number>,
   lastUpdated: string,
   now: number,
-): Promise<StoredResource[]> {
+): Promise<ResourceRow[]> {
   const unseen = new Map<string, string[]>();
   for (const { facts } of batch) {
     if (versions.has(`${facts.resourceType}/${facts.id}`)) continue;
-    unseen.set(facts.resourceType, [...(unseen.get(facts.resourceType) ?? []), facts.id]);
+    let ids = unseen.get(facts.resourceType);
+    if (!ids) unseen.set(facts.resourceType, (ids = []));
+    ids.push(facts.id);
   }
   for (const [type, ids] of unseen) {
-    for (const [id, version] of await writer.versions(type, ids)) {
+    for (const [id, version] of await storedVersions(type, ids)) {
       const number = Number.parseInt(version, 10);
       versions.set(`${type}/${id}`, Number.isSafeInteger(number) && number > 0 ? number : 1);
     }
   }
-  const rows = new Map<string, StoredResource>();
+  const rows = new Map<string, ResourceRow>();
   for (const { facts, resource } of batch) {
     const key = `${facts.resourceType}/${facts.id}`;
     const versionId = (versions.get(key) ?? 0) + 1;
@@ -205,6 +213,9 @@ async function stamp(
       serviceDate: facts.serviceDate,
       lastUpdated: now,
       body: JSON.stringify(resource),
+      tokens: facts.tokens,
+      dates: facts.dates,
+      samhsa: facts.samhsa,
     });
   }
   return [...rows.values()];

@@ -27,6 +27,7 @@ import { nuccTaxonomyFormat } from './nucc-taxonomy/format.js';
 import { ascAddendumAaFormat } from './price-lookup/asc-addendum-aa.js';
 import { oppsAddendumBFormat } from './price-lookup/opps-addendum-b.js';
 import { pplProceduresFormat } from './price-lookup/procedures.js';
+import { rifKind } from './rif/kind.js';
 import { rxnormFormat } from './rxnorm/format.js';
 import { zipLocationsFormat } from './zip-locations/format.js';
 
@@ -59,6 +60,7 @@ export const ingestKinds: IngestKind[] = [
   rxnormFormat,
   mrPufFormat(),
   decileMappingFormat,
+  rifKind(),
 ];
 
 /** Loads `files` as `kind` (one of `ingestKinds`), then warns of the kinds its years still need. */

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table shapes shared by both dialects. Booleans are 0/1 integers (SQLite cannot bind JS booleans);
  * instants are epoch milliseconds generated in JS; ids are random or natural text keys.
@@ -160,6 +162,43 @@ export interface FhirResourcesTable {
   service_date: string | null;
   last_updated: number;
   body: string;
+  /** 1: an EOB Blue Button withholds under `excludeSAMHSA=true` (RIF loads set it; default 0). */
+  samhsa: Generated<number>;
+}
+
+/** A beneficiary's latest RIF row (`ingest rif`): JSON of column → text. */
+export interface RifBeneficiariesTable {
+  bene_id: string;
+  row: string;
+  loaded_at: number;
+}
+
+/** A RIF row naming an earlier identity of a beneficiary (beneficiary or MBI history). */
+export interface RifBeneficiaryHistoryTable {
+  record_type: string;
+  row_key: string;
+  bene_id: string;
+  seq: number;
+  row: string;
+  loaded_at: number;
+}
+
+/** A token of a resource for a token search filtered in SQL (EOB `identifier`); `system` '' when none. */
+export interface FhirSearchTokensTable {
+  resource_type: string;
+  id: string;
+  param: string;
+  system: string;
+  value: string;
+}
+
+/** The days one value of a multi-valued date search spans (EOB `service-start-date`, …), inclusive. */
+export interface FhirSearchDatesTable {
+  resource_type: string;
+  id: string;
+  param: string;
+  first_day: string;
+  last_day: string;
 }
 
 /** A loaded plan-API dataset: which ingest kind, for which year, from where, and whether it is sample data. */
@@ -501,6 +540,10 @@ export interface Database {
   signing_keys: SigningKeysTable;
   counters: CountersTable;
   fhir_resources: FhirResourcesTable;
+  rif_beneficiaries: RifBeneficiariesTable;
+  rif_beneficiary_history: RifBeneficiaryHistoryTable;
+  fhir_search_tokens: FhirSearchTokensTable;
+  fhir_search_dates: FhirSearchDatesTable;
   plan_datasets: PlanDatasetsTable;
   api_keys: ApiKeysTable;
   geo_counties: GeoCountiesTable;

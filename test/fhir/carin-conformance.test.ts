@@ -16,6 +16,11 @@ import { issueTokens, type TokenBody } from '../helpers/token-calls.js';
  * The sample: with the sandbox seed, enrollees 0 and 2 together have claims of all eight Blue Button claim
  * types (0: carrier, dme, hha, inpatient, outpatient, pde, snf; 2 adds hospice and has Part C, whose
  * payor is a second Organization). The first test checks that the sample still covers them.
+ *
+ * Run for both shapes of the sandbox's claims (SANDBOX_CLAIMS): Blue Button's (`rif`, the default: made from
+ * CCW RIF records as BFD makes them, providers and payors named by identifier, so `_include` finds only the
+ * Patient and the Coverages, and there is no directory to read; with and without `IncludeTaxNumbers`) and
+ * CARIN NDJSON's (`carin`, claims that refer to Organization and Practitioner resources by id).
  */
 
 const skip = skipWithoutCarinPackage();
@@ -34,114 +39,120 @@ interface Bundle {
   entry?: { fullUrl: string; resource: Resource; search?: { mode: string } }[];
 }
 
-let running: RunningService;
-let validator: CarinValidator;
-let supportedProfiles: Map<string, string[]>;
-const tokens = new Map<number, TokenBody>();
-
-before(async () => {
-  if (skip) return;
-  validator = carinValidator();
-  running = await startService({ SANDBOX_ENROLLEES: '3' });
-  const app = await createTestApp(running);
-  for (const n of SAMPLE) tokens.set(n, await issueTokens(running, app, { enrollee: n }));
-  const metadata = (await (await fetch(`${running.url}/v2/fhir/metadata`)).json()) as {
-    rest: { resource: { type: string; supportedProfile: string[] }[] }[];
-  };
-  supportedProfiles = new Map(metadata.rest[0]!.resource.map((r) => [r.type, r.supportedProfile]));
-});
-after(async () => {
-  if (!skip) await running.close();
-});
-
-async function get<T = Resource>(n: number, path: string): Promise<T> {
-  const url = path.startsWith('http') ? path : `${running.url}${path}`;
-  const response = await fetch(url, { headers: { authorization: `Bearer ${tokens.get(n)!.access_token}` } });
-  const text = await response.text();
-  assert.equal(response.status, 200, `${path}: ${text}`);
-  return JSON.parse(text) as T;
+for (const shape of ['rif', 'carin'] as const) {
+  describe(`SANDBOX_CLAIMS=${shape}`, { skip }, () => conformanceSuite(shape));
 }
 
-/**
- * Validation of every resource received, once per version: the same `Type/id` at the same `versionId`
- * must be the same resource wherever it was received (read, match or include), so a repeat is compared,
- * not validated again (Medplum's validation is slow: figures in bench/RESULTS.md).
- */
-const validated = new Map<string, Resource>();
-function conform(resource: Resource, where: string): string[] {
-  const key = `${resource.resourceType}/${resource.id}/_history/${resource.meta?.versionId}`;
-  const seen = validated.get(key);
-  if (seen) {
-    assert.deepEqual(resource, seen, `${key} differs between answers (${where})`);
-    return [];
+function conformanceSuite(shape: 'rif' | 'carin'): void {
+  let running: RunningService;
+  let validator: CarinValidator;
+  let supportedProfiles: Map<string, string[]>;
+  const tokens = new Map<number, TokenBody>();
+
+  before(async () => {
+    validator = carinValidator();
+    running = await startService({ SANDBOX_ENROLLEES: '3', SANDBOX_CLAIMS: shape });
+    const app = await createTestApp(running);
+    for (const n of SAMPLE) tokens.set(n, await issueTokens(running, app, { enrollee: n }));
+    const metadata = (await (await fetch(`${running.url}/v2/fhir/metadata`)).json()) as {
+      rest: { resource: { type: string; supportedProfile: string[] }[] }[];
+    };
+    supportedProfiles = new Map(metadata.rest[0]!.resource.map((r) => [r.type, r.supportedProfile]));
+  });
+  after(() => running.close());
+
+  async function get<T = Resource>(
+    n: number,
+    path: string,
+    headers: Record<string, string> = {},
+  ): Promise<T> {
+    const url = path.startsWith('http') ? path : `${running.url}${path}`;
+    const response = await fetch(url, {
+      headers: { authorization: `Bearer ${tokens.get(n)!.access_token}`, ...headers },
+    });
+    const text = await response.text();
+    assert.equal(response.status, 200, `${path}: ${text}`);
+    return JSON.parse(text) as T;
   }
-  validated.set(key, resource);
-  const problems: string[] = [];
-  if (!resource.meta?.versionId) problems.push('no meta.versionId');
-  const claimed = resource.meta?.profile ?? [];
-  if (claimed.length === 0) problems.push('claims no profile');
-  const listed = supportedProfiles.get(resource.resourceType) ?? [];
-  for (const profile of claimed) {
-    if (!listed.includes(profile)) problems.push(`claims ${profile}, not in the CapabilityStatement`);
-  }
-  problems.push(...validator.errors(resource));
-  return problems.map((p) => `${where} ${resource.resourceType}/${resource.id}: ${p}`);
-}
 
-function conformAll(resources: Resource[], where: string): void {
-  assert.deepEqual(
-    resources.flatMap((r) => conform(r, where)),
-    [],
-  );
-}
-
-/** Literal references `Type/id` to the directory, in any received resource. */
-function directoryRefs(resource: unknown, into: Set<string>): Set<string> {
-  if (Array.isArray(resource)) resource.forEach((v) => directoryRefs(v, into));
-  else if (typeof resource === 'object' && resource !== null) {
-    for (const [key, value] of Object.entries(resource)) {
-      if (
-        key === 'reference' &&
-        typeof value === 'string' &&
-        /^(Organization|Practitioner)\/[^/]+$/.test(value)
-      )
-        into.add(value);
-      else directoryRefs(value, into);
+  /**
+   * Validation of every resource received, once per version: the same `Type/id` at the same `versionId`
+   * must be the same resource wherever it was received (read, match or include), so a repeat is compared,
+   * not validated again (Medplum's validation is slow: figures in bench/RESULTS.md).
+   */
+  const validated = new Map<string, Resource>();
+  function conform(resource: Resource, where: string): string[] {
+    const key = `${resource.resourceType}/${resource.id}/_history/${resource.meta?.versionId}`;
+    const seen = validated.get(key);
+    if (seen) {
+      assert.deepEqual(resource, seen, `${key} differs between answers (${where})`);
+      return [];
     }
-  }
-  return into;
-}
-
-/** All pages of a search, following `next`; every link must keep the `_include`. */
-async function allPages(n: number, path: string, include: string) {
-  const matches: Resource[] = [];
-  const included: Resource[] = [];
-  let bundle = await get<Bundle>(n, path);
-  let total: number | undefined;
-  for (;;) {
-    total ??= bundle.total;
-    assert.equal(bundle.total, total, 'total is the same on every page');
-    for (const link of bundle.link) {
-      assert.deepEqual(new URL(link.url).searchParams.getAll('_include'), [include], link.relation);
+    validated.set(key, resource);
+    const problems: string[] = [];
+    if (!resource.meta?.versionId) problems.push('no meta.versionId');
+    const claimed = resource.meta?.profile ?? [];
+    if (claimed.length === 0) problems.push('claims no profile');
+    const listed = supportedProfiles.get(resource.resourceType) ?? [];
+    for (const profile of claimed) {
+      if (!listed.includes(profile)) problems.push(`claims ${profile}, not in the CapabilityStatement`);
     }
-    for (const e of bundle.entry ?? []) (e.search?.mode === 'include' ? included : matches).push(e.resource);
-    const next = bundle.link.find((l) => l.relation === 'next');
-    if (!next) break;
-    bundle = await get<Bundle>(n, next.url.replace(/^https?:\/\/[^/]+/, ''));
+    problems.push(...validator.errors(resource));
+    return problems.map((p) => `${where} ${resource.resourceType}/${resource.id}: ${p}`);
   }
-  assert.equal(matches.length, total, 'every match is on some page');
-  return { matches, included };
-}
 
-const claimType = (eob: Resource) =>
-  (eob.type as { coding: { system: string; code: string }[] }).coding
-    .find((c) => c.system === EOB_TYPE_SYSTEM)!
-    .code.toLowerCase();
+  function conformAll(resources: Resource[], where: string): void {
+    assert.deepEqual(
+      resources.flatMap((r) => conform(r, where)),
+      [],
+    );
+  }
 
-describe(
-  'CARIN BB 2.0.0: every resource a client receives validates against R4 and its C4BB profile',
-  { skip },
-  () => {
+  /** Literal references `Type/id` to the directory, in any received resource. */
+  function directoryRefs(resource: unknown, into: Set<string>): Set<string> {
+    if (Array.isArray(resource)) resource.forEach((v) => directoryRefs(v, into));
+    else if (typeof resource === 'object' && resource !== null) {
+      for (const [key, value] of Object.entries(resource)) {
+        if (
+          key === 'reference' &&
+          typeof value === 'string' &&
+          /^(Organization|Practitioner)\/[^/]+$/.test(value)
+        )
+          into.add(value);
+        else directoryRefs(value, into);
+      }
+    }
+    return into;
+  }
+
+  /** All pages of a search, following `next`; every link must keep the `_include`. */
+  async function allPages(n: number, path: string, include: string) {
+    const matches: Resource[] = [];
+    const included: Resource[] = [];
+    let bundle = await get<Bundle>(n, path);
+    let total: number | undefined;
+    for (;;) {
+      total ??= bundle.total;
+      assert.equal(bundle.total, total, 'total is the same on every page');
+      for (const link of bundle.link) {
+        assert.deepEqual(new URL(link.url).searchParams.getAll('_include'), [include], link.relation);
+      }
+      for (const e of bundle.entry ?? [])
+        (e.search?.mode === 'include' ? included : matches).push(e.resource);
+      const next = bundle.link.find((l) => l.relation === 'next');
+      if (!next) break;
+      bundle = await get<Bundle>(n, next.url.replace(/^https?:\/\/[^/]+/, ''));
+    }
+    assert.equal(matches.length, total, 'every match is on some page');
+    return { matches, included };
+  }
+
+  const claimType = (eob: Resource) =>
+    (eob.type as { coding: { system: string; code: string }[] }).coding
+      .find((c) => c.system === EOB_TYPE_SYSTEM)!
+      .code.toLowerCase();
+
+  describe('CARIN BB 2.0.0: every resource a client receives validates against R4 and its C4BB profile', () => {
     const eobs = new Map<number, Resource[]>();
     const references = new Map<number, Set<string>>();
 
@@ -159,8 +170,12 @@ describe(
         );
         assert.ok(matches.length >= 3, 'Parts A, B, D at least');
         const payors = new Set(
-          matches.flatMap((c) => (c.payor as { reference: string }[]).map((p) => p.reference)),
+          matches.flatMap((c) =>
+            (c.payor as { reference?: string }[]).flatMap((p) => (p.reference ? [p.reference] : [])),
+          ),
         );
+        // BFD names the payor by identifier (CMS), so a Blue Button Coverage has nothing to include.
+        assert.equal(payors.size === 0, shape === 'rif');
         assert.deepEqual(new Set(included.map((r) => `${r.resourceType}/${r.id}`)), payors);
         conformAll([...matches, ...included], 'Coverage search');
         references.set(n, directoryRefs(matches, new Set()));
@@ -174,7 +189,10 @@ describe(
         );
         eobs.set(n, matches);
         const types = new Set(included.map((r) => r.resourceType));
-        assert.deepEqual([...types].sort(), ['Coverage', 'Organization', 'Patient', 'Practitioner']);
+        assert.deepEqual(
+          [...types].sort(),
+          shape === 'rif' ? ['Coverage', 'Patient'] : ['Coverage', 'Organization', 'Patient', 'Practitioner'],
+        );
         conformAll([...matches, ...included], 'EOB search');
         directoryRefs(matches, references.get(n)!);
       });
@@ -186,20 +204,34 @@ describe(
           [...byType.values()].map((e) => get(n, `/v2/fhir/ExplanationOfBenefit/${e.id}`)),
         );
         conformAll(read, 'EOB read');
+        if (shape === 'rif') {
+          const withTaxNumbers = await Promise.all(
+            [...byType.values()].map((e) =>
+              get(n, `/v2/fhir/ExplanationOfBenefit/${e.id}`, { IncludeTaxNumbers: 'true' }),
+            ),
+          );
+          for (const r of withTaxNumbers) r.id = `${r.id}-with-tax-numbers`; // validated, not compared
+          conformAll(withTaxNumbers, 'EOB read with IncludeTaxNumbers');
+        }
       });
 
-      test(`enrollee ${n}: every Organization and Practitioner referred to, read by id (C4BB-Organization, C4BB-Practitioner)`, async () => {
-        const refs = [...references.get(n)!];
-        assert.ok(
-          refs.some((r) => r.startsWith('Practitioner/')) && refs.some((r) => r.startsWith('Organization/')),
-        );
-        const read = await Promise.all(refs.map((ref) => get(n, `/v2/fhir/${ref}`)));
-        assert.deepEqual(
-          read.map((r) => `${r.resourceType}/${r.id}`),
-          refs,
-        );
-        conformAll(read, 'directory read');
-      });
+      test(
+        `enrollee ${n}: every Organization and Practitioner referred to, read by id (C4BB-Organization, C4BB-Practitioner)`,
+        { skip: shape === 'rif' && 'Blue Button claims refer to no directory' },
+        async () => {
+          const refs = [...references.get(n)!];
+          assert.ok(
+            refs.some((r) => r.startsWith('Practitioner/')) &&
+              refs.some((r) => r.startsWith('Organization/')),
+          );
+          const read = await Promise.all(refs.map((ref) => get(n, `/v2/fhir/${ref}`)));
+          assert.deepEqual(
+            read.map((r) => `${r.resourceType}/${r.id}`),
+            refs,
+          );
+          conformAll(read, 'directory read');
+        },
+      );
     }
 
     test('the sample covers all eight Blue Button claim types, and every C4BB profile the server lists for EOBs', () => {
@@ -225,5 +257,5 @@ describe(
         problems.join('\n'),
       );
     });
-  },
-);
+  });
+}

@@ -16,7 +16,7 @@ interface Resource {
   id: string;
   meta?: { versionId?: string; lastUpdated?: string; profile?: string[] };
   identifier?: { system?: string; value?: string }[];
-  billablePeriod?: { start: string };
+  billablePeriod?: { start: string; end?: string };
 }
 interface Bundle {
   resourceType: string;
@@ -25,7 +25,10 @@ interface Bundle {
   entry?: { fullUrl: string; resource: Resource; search?: { mode: string } }[];
 }
 
-/** Every EOB of the token's patient, with its service date (billablePeriod.start's date, as stored). */
+/**
+ * Every EOB of the token's patient, with its service date as stored: the claim's through date,
+ * billablePeriod.end (else start), as Blue Button filters `service-date` (docs/decisions.md#fhir-search).
+ */
 let allEobs: { id: string; day: string }[];
 let mbi: { system: string; value: string };
 
@@ -33,15 +36,15 @@ before(async () => {
   running = await startService({ SANDBOX_ENROLLEES: '2' });
   app = await createTestApp(running);
   tokens = await issueTokens(running, app, { enrollee: 0 });
-  const all = (await get('/v2/fhir/ExplanationOfBenefit?_count=50')).json as Bundle;
-  assert.ok(all.total >= 20 && all.total <= 50, `EOBs: ${all.total}`);
-  allEobs = all.entry!.map((e) => ({
-    id: e.resource.id,
-    day: e.resource.billablePeriod!.start.slice(0, 10),
+  const all = await everyPage('ExplanationOfBenefit', '_count=50');
+  assert.ok(all.total >= 20 && all.total <= 60, `EOBs: ${all.total}`);
+  allEobs = all.entries.map((resource) => ({
+    id: resource.id,
+    day: (resource.billablePeriod!.end ?? resource.billablePeriod!.start).slice(0, 10),
   }));
   const patient = (await get(`/v2/fhir/Patient/${OWN}`)).json as Resource;
-  const first = patient.identifier![0]!;
-  mbi = { system: first.system!, value: first.value! };
+  const current = patient.identifier!.find((i) => i.system === 'http://hl7.org/fhir/sid/us-mbi')!;
+  mbi = { system: current.system!, value: current.value! };
 });
 after(() => running.close());
 
@@ -65,10 +68,25 @@ async function search(type: string, query: string): Promise<Bundle> {
   return answer.json as Bundle;
 }
 
+/** Every match of a search, following `next` links; `total` as the first page says it. */
+async function everyPage(type: string, query: string): Promise<{ total: number; entries: Resource[] }> {
+  let bundle = await search(type, query);
+  const total = bundle.total;
+  const entries: Resource[] = [];
+  for (;;) {
+    entries.push(...(bundle.entry ?? []).map((e) => e.resource));
+    const next = bundle.link.find((l) => l.relation === 'next');
+    if (!next) return { total, entries };
+    const answer = await get(next.url.replace(/^https?:\/\/[^/]+/, ''));
+    assert.equal(answer.status, 200, next.url);
+    bundle = answer.json as Bundle;
+  }
+}
+
 /** The ids of the patient's EOBs a service-date query returns, and those its days say it should. */
 async function eobIds(query: string, expected: (day: string) => boolean) {
-  const bundle = await search('ExplanationOfBenefit', `${query}&_count=50`);
-  const got = (bundle.entry ?? []).map((e) => e.resource.id).sort();
+  const bundle = await everyPage('ExplanationOfBenefit', `${query}&_count=50`);
+  const got = bundle.entries.map((e) => e.id).sort();
   const want = allEobs
     .filter((e) => expected(e.day))
     .map((e) => e.id)
@@ -494,10 +512,25 @@ describe('OpenAPI: the FHIR searches list their parameters', () => {
       (doc.paths[path]!.get.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
     const common = ['_count', 'startIndex', '_lastUpdated', '_format'];
     assert.deepEqual(names('/v2/fhir/Patient').sort(), [...common, '_id', 'identifier'].sort());
-    assert.deepEqual(names('/v2/fhir/Coverage').sort(), [...common, 'beneficiary', '_include'].sort());
+    const includes = ['_include', '_include:iterate'];
+    assert.deepEqual(
+      names('/v2/fhir/Coverage').sort(),
+      [...common, '_id', 'beneficiary', ...includes].sort(),
+    );
     assert.deepEqual(
       names('/v2/fhir/ExplanationOfBenefit').sort(),
-      [...common, 'patient', 'type', 'service-date', '_include'].sort(),
+      [
+        ...common,
+        ...includes,
+        '_id',
+        'patient',
+        'identifier',
+        'type',
+        'service-date',
+        'service-start-date',
+        'billable-period-start',
+        'excludeSAMHSA',
+      ].sort(),
     );
     const count = doc.paths['/v2/fhir/ExplanationOfBenefit']!.get.parameters!.find(
       (p) => p.name === '_count',

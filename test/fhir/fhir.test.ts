@@ -40,7 +40,7 @@ interface Bundle {
       id: string;
       resourceType: string;
       patient?: { reference: string };
-      billablePeriod?: { start: string };
+      billablePeriod?: { start: string; end?: string };
     };
   }[];
 }
@@ -119,7 +119,14 @@ describe('search', () => {
     });
     const recent = (await get('/v2/fhir/ExplanationOfBenefit/?service-date=ge2025-01-01&_count=50'))
       .body as unknown as Bundle;
-    assert.ok(recent.entry.every((e) => e.resource.billablePeriod!.start >= '2025-01-01'));
+    // service-date is the claim's through date (docs/decisions.md#fhir-search): billablePeriod.end, else start.
+    const through = (e: Bundle['entry'][number]) =>
+      e.resource.billablePeriod!.end ?? e.resource.billablePeriod!.start;
+    assert.ok(recent.total > 0);
+    assert.ok(
+      recent.entry.every((e) => through(e) >= '2025-01-01'),
+      'every match ends in 2025 or later',
+    );
     // An unknown prefix keeps Blue Button's words (docs/decisions.md#fhir-search); no prefix and `eq` are
     // FHIR's "within"
     // (R4 §3.1.1.4), tested in fhir-search.test.ts.

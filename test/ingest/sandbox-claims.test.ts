@@ -9,14 +9,27 @@ before(async () => {
 });
 after(() => running.close());
 
-test('a sandbox start loads synthetic claims for every sandbox enrollee through the import path', async () => {
+test('a sandbox start loads synthetic claims for every sandbox enrollee through the RIF ingest', async () => {
   const fhir = createFhirStore(running.service.storage.db);
   assert.equal(await fhir.countResources('Patient'), 3);
-  assert.ok((await fhir.countResources('Coverage')) >= 9);
+  assert.equal(await fhir.countResources('Coverage'), 12, 'Parts A, B, C and D of each, as BFD makes them');
   assert.ok((await fhir.countResources('ExplanationOfBenefit')) >= 60);
-  const insurer = await fhir.findResource('Organization', 'cms');
-  assert.equal(insurer?.patientId, NO_PATIENT, 'the shared insurer, in no patient compartment');
-  assert.ok((await fhir.countResources('Practitioner')) > 0, 'the care teams point at stored clinicians');
+  // BFD-shaped claims name providers by NPI and the insurer by identifier: no directory resources are stored,
+  // and every resource is in the compartment of one of the sandbox patients.
+  assert.equal(await fhir.countResources('Organization'), 0);
+  assert.equal(await fhir.countResources('Practitioner'), 0);
+  const patients = new Set((await running.service.deps.enrollees.listEnrollees()).map((e) => e.patientId));
+  const rows = await running.service.storage.db
+    .selectFrom('fhir_resources')
+    .select(['patient_id', 'body'])
+    .execute();
+  for (const row of rows) {
+    assert.ok(row.patient_id !== NO_PATIENT && patients.has(row.patient_id), `${row.patient_id}`);
+    const body = JSON.parse(row.body) as { resourceType: string; careTeam?: { provider: object }[] };
+    for (const member of body.careTeam ?? []) {
+      assert.ok('identifier' in member.provider && !('reference' in member.provider), 'a provider by NPI');
+    }
+  }
   for (const enrollee of await running.service.deps.enrollees.listEnrollees()) {
     const patient = await fhir.findResource('Patient', enrollee.patientId);
     assert.ok(patient, `${enrollee.username} has a Patient`);
@@ -36,9 +49,25 @@ test('a second start over the same database does not load them again', async () 
   const fhir = createFhirStore(running.service.storage.db);
   const before = await fhir.countResources();
   const { ensureSandboxClaims } = await import('../../src/ingest/sandbox-claims.js');
-  assert.equal(
-    await ensureSandboxClaims({ fhir, enrollees: running.service.deps.enrollees }, 3, Date.now()),
-    undefined,
-  );
+  const stores = { db: running.service.storage.db, enrollees: running.service.deps.enrollees };
+  assert.equal(await ensureSandboxClaims(stores, 3, 'rif', Date.now()), undefined);
+  assert.equal(await ensureSandboxClaims(stores, 3, 'carin', Date.now()), undefined);
   assert.equal(await fhir.countResources(), before);
+});
+
+test('SANDBOX_CLAIMS=carin: CARIN NDJSON claims that refer to the directory by id, through fhir import', async () => {
+  const carin = await startService({ SANDBOX_ENROLLEES: '2', SANDBOX_CLAIMS: 'carin' });
+  try {
+    const fhir = createFhirStore(carin.service.storage.db);
+    assert.equal(await fhir.countResources('Patient'), 2);
+    assert.ok((await fhir.countResources('Organization')) > 0, 'the directory the claims refer to');
+    const eob = await carin.service.storage.db
+      .selectFrom('fhir_resources')
+      .select('body')
+      .where('resource_type', '=', 'ExplanationOfBenefit')
+      .executeTakeFirstOrThrow();
+    assert.match(eob.body, /"insurer":\{"reference":"Organization\//);
+  } finally {
+    await carin.close();
+  }
 });

@@ -37,7 +37,7 @@ const COMMON = {
 
 const subject = (name: string, description: string) => ({ [name]: text(description) });
 
-/** FHIR R4 §3.1.1.5.5: the served `_include` values of a type, repeatable. */
+/** FHIR R4 §3.1.1.5.5: the served `_include` values of a type, repeatable, and `_include:iterate`. */
 const include = (type: ResourceType) => ({
   _include: Type.Optional(
     Type.Array(Type.String({ enum: searchIncludes(type) }), {
@@ -46,6 +46,34 @@ const include = (type: ResourceType) => ({
         'not paged; kept in the paging links), each once and only those the token may read by id: the ' +
         'Patient needs Patient scope. `Type:*` includes through every listed parameter; `Type:param:Target` ' +
         'narrows one to a target type. Repeat the parameter for several; a value not listed is ignored.',
+    }),
+  ),
+  '_include:iterate': Type.Optional(
+    Type.Array(
+      Type.String({ enum: [...searchIncludes('ExplanationOfBenefit'), ...searchIncludes('Coverage')] }),
+      {
+        description:
+          'As `_include`, and followed from the included resources as well, until nothing new comes: ' +
+          '`_include=ExplanationOfBenefit:coverage&_include:iterate=Coverage:payor` adds the Coverages and ' +
+          'their payors.',
+      },
+    ),
+  ),
+});
+
+/** `_id`: the resources' ids, a comma list; repeated, every one applies. */
+const ids = (type: ResourceType) => ({
+  _id: text(`${type} ids, comma-separated (any of them); repeat the parameter and every one applies.`),
+});
+
+/** The header BFD reads for the claim lines' tax numbers; documented on the EOB read and search. */
+const TAX_NUMBERS_HEADER = Type.Object({
+  IncludeTaxNumbers: Type.Optional(
+    Type.String({
+      enum: ['true', 'false'],
+      description:
+        "`true` (any case) keeps the tax numbers of carrier and DME claim lines (BFD's `tax_num` item " +
+        'extension); absent or `false` leaves them out. Another value is 400.',
     }),
   ),
 });
@@ -61,17 +89,36 @@ const SEARCH_QUERIES: Partial<Record<ResourceType, TSchema>> = {
   }),
   Coverage: Type.Object({
     ...COMMON,
+    ...ids('Coverage'),
     ...subject('beneficiary', "`Patient/<id>` or `<id>` of the token's patient; another patient is 403."),
     ...include('Coverage'),
   }),
   ExplanationOfBenefit: Type.Object({
     ...COMMON,
+    ...ids('ExplanationOfBenefit'),
     ...subject('patient', "The token's patient id; another patient is 403."),
+    identifier: text(
+      'Token search on ExplanationOfBenefit.identifier (CARIN BB identifier), exact: `value`, ' +
+        '`system|value`, `|value` (no system) or `system|`; a comma separates alternatives, e.g. ' +
+        '`https://bluebutton.cms.gov/resources/variables/clm_id|-10000930037921`.',
+    ),
     type: text(
       'Claim types, comma-separated, any case: carrier, dme, hha, hospice, inpatient, outpatient, pde, snf ' +
         '(optionally `https://bluebutton.cms.gov/resources/codesystem/eob-type|` before each).',
     ),
-    'service-date': text(`The date of service (a calendar date, CARIN BB service-date). ${DATE_FORMS}`),
+    'service-date': text(
+      "The claim's through date, as Blue Button filters it: billablePeriod.end, else billablePeriod.start " +
+        `(a calendar date). ${DATE_FORMS}`,
+    ),
+    'service-start-date': text(
+      "CARIN BB service-start-date: billablePeriod.start, each line's servicedDate or " +
+        `servicedPeriod.start; a claim matches when any of its dates does. ${DATE_FORMS}`,
+    ),
+    'billable-period-start': text(`CARIN BB billable-period-start: billablePeriod.start. ${DATE_FORMS}`),
+    excludeSAMHSA: text(
+      '`true` (any case) leaves out the claims that carry a code of substance use disorder treatment ' +
+        "(42 CFR Part 2, BFD's rule); any other value filters nothing.",
+    ),
     ...include('ExplanationOfBenefit'),
   }),
 };
@@ -82,3 +129,8 @@ export function searchQuery(type: ResourceType): TSchema {
 }
 
 export const ReadParams = { querystring: Type.Object({ _format: FORMAT }) };
+
+/** The request headers a type's read and search document: `IncludeTaxNumbers` for ExplanationOfBenefit. */
+export function requestHeaders(type: string): { headers?: TSchema } {
+  return type === 'ExplanationOfBenefit' ? { headers: TAX_NUMBERS_HEADER } : {};
+}

@@ -5,7 +5,8 @@ import { checkSubject, mayRead, requireScope, withinReach, type ReadableType } f
 import { searchsetBundle } from '../bundle.js';
 import { capabilityStatement } from '../capability.js';
 import { acceptsOnlyXml, unservedFormats } from '../format.js';
-import { includedEntries, referencesOf } from '../include.js';
+import { includeAll } from '../include.js';
+import { TAX_NUM_URL, includeTaxNumbersHeader, withoutTaxNumbers } from '../bfd/professional.js';
 import { parseSearch, type SearchParams } from '../search-params.js';
 import { identifiersMatch } from '../token-search.js';
 import { DIRECTORY_RESOURCE_TYPES, RESOURCE_TYPES, type ResourceType } from '../validate.js';
@@ -13,7 +14,7 @@ import { versioned, versionedEntry, weakETag } from '../version.js';
 import type { FhirDeps } from '../deps.js';
 import { detailError } from '../../shared/detail-error.js';
 import { fhirErrors } from '../errors.js';
-import { ReadParams, searchQuery } from './fhir-schemas.js';
+import { ReadParams, requestHeaders, searchQuery } from './fhir-schemas.js';
 
 const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 type Query = Record<string, string | string[] | undefined>;
@@ -39,6 +40,29 @@ async function refuseOtherFormats(request: FastifyRequest): Promise<void> {
 }
 
 /**
+ * Whether the request's `IncludeTaxNumbers` header asks for the claim lines' tax numbers, as BFD reads it:
+ * `true` or `false` in any case, absent is false; any other value (or the header twice) is 400 in BFD's
+ * words (docs/decisions.md#fhir-search).
+ */
+function wantsTaxNumbers(request: FastifyRequest): boolean {
+  try {
+    return includeTaxNumbersHeader(request.headers.includetaxnumbers);
+  } catch (error) {
+    throw detailError(400, (error as Error).message);
+  }
+}
+
+/**
+ * A stored body as served: an EOB of BFD's shape is stored with its lines' tax numbers, and without
+ * `IncludeTaxNumbers: true` they are left out (BFD's default answer). A body that names no tax number is
+ * passed on as stored, unparsed.
+ */
+function taxNumbersAsAsked(body: string, include: boolean): string {
+  if (include || !body.includes(TAX_NUM_URL)) return body;
+  return JSON.stringify(withoutTaxNumbers(JSON.parse(body) as Record<string, unknown>));
+}
+
+/**
  * GET /v2/fhir/<Type>/<id> — only the token's own patient's resources and the directory exist for it
  * (fhir/access.ts: who may read Organization and Practitioner). The version is in
  * `meta.versionId`, `ETag` and `Last-Modified`; a conditional read of the current version is 304
@@ -53,10 +77,13 @@ async function read(
 ) {
   const context = await authenticate(deps, request);
   requireScope(context, type, 'read');
+  const eob = type === 'ExplanationOfBenefit';
+  const taxNumbers = eob && wantsTaxNumbers(request);
   const resource = await deps.fhir.findResource(type, id);
   if (!resource || !withinReach(context, resource)) throw detailError(404, 'Not found.');
-  const { body, versionId } = versioned(resource.body);
+  const { body, versionId } = versioned(taxNumbersAsAsked(resource.body, !eob || taxNumbers));
   const etag = weakETag(versionId);
+  if (eob) void reply.header('vary', 'IncludeTaxNumbers');
   void reply
     .header('cache-control', 'no-store')
     .header('etag', etag)
@@ -83,9 +110,9 @@ async function identifierMatches(
 }
 
 /**
- * `_include` (FHIR R4 §3.1.1.5.5): what the page's matches refer to, each once, limited to what the token
- * could read by id (fhir/access.ts `mayRead`): never another patient's resource, nor the Patient without
- * Patient scope.
+ * `_include` and `_include:iterate` (FHIR R4 §3.1.1.5.5): what the page's matches refer to, and with
+ * `:iterate` what those refer to in turn (include.ts), each once, limited to what the token could read by id
+ * (fhir/access.ts `mayRead`): never another patient's resource, nor the Patient without Patient scope.
  */
 async function included(
   deps: FhirDeps,
@@ -94,14 +121,14 @@ async function included(
   params: SearchParams,
   bodies: { body: string }[],
 ) {
-  if (params.includes.length === 0) return undefined;
-  const refs = referencesOf(
+  if (params.includes.length === 0 && params.iterate.length === 0) return undefined;
+  const entries = await includeAll(
     type,
     bodies.map((b) => b.body),
-    params.includes,
+    params,
+    (refs) => deps.fhir.findReferenced(refs),
+    (r) => mayRead(context, r),
   );
-  const find = (r: typeof refs) => deps.fhir.findReferenced(r);
-  const entries = await includedEntries(find, refs, (r) => mayRead(context, r));
   return entries.map((e) => ({ ...e, body: versionedEntry(e.body) }));
 }
 
@@ -111,6 +138,8 @@ async function search(deps: FhirDeps, request: FastifyRequest, reply: FastifyRep
   requireScope(context, type, 'search');
   const params = parseSearch(type, request.query as Query);
   checkSubject(context, type, params.subject);
+  const eob = type === 'ExplanationOfBenefit';
+  const taxNumbers = eob && wantsTaxNumbers(request);
   const { total, bodies } = (await identifierMatches(deps, context, params))
     ? await deps.fhir.search({
         resourceType: type,
@@ -118,6 +147,10 @@ async function search(deps: FhirDeps, request: FastifyRequest, reply: FastifyRep
         lastUpdated: params.lastUpdated,
         serviceDate: params.serviceDate,
         eobTypes: params.eobTypes,
+        ids: params.ids,
+        tokens: params.tokens,
+        dates: params.dates,
+        excludeSamhsa: params.excludeSamhsa,
         offset: params.startIndex,
         limit: params.count,
       })
@@ -129,10 +162,14 @@ async function search(deps: FhirDeps, request: FastifyRequest, reply: FastifyRep
     startIndex: params.startIndex,
     count: params.count,
     echo: params.echo,
-    entries: bodies.map(({ id, body }) => ({ id, body: versionedEntry(body) })),
+    entries: bodies.map(({ id, body }) => ({
+      id,
+      body: versionedEntry(taxNumbersAsAsked(body, !eob || taxNumbers)),
+    })),
     included: await included(deps, context, type, params, bodies),
     now: deps.now(),
   });
+  if (eob) void reply.header('vary', 'IncludeTaxNumbers');
   return reply.header('cache-control', 'no-store').type(FHIR_JSON).send(bundle);
 }
 
@@ -163,7 +200,7 @@ export function registerFhirService(app: App, deps: FhirDeps): void {
         config,
         onRequest,
         validatorCompiler: documentOnly,
-        schema: { tags: ['data'], security, summary, ...ReadParams },
+        schema: { tags: ['data'], security, summary, ...ReadParams, ...requestHeaders(type) },
       },
       (request, reply) => read(deps, request, reply, type, (request.params as { id: string }).id),
     );
@@ -184,6 +221,7 @@ export function registerFhirService(app: App, deps: FhirDeps): void {
           security,
           summary: `Search ${type} of the token's patient`,
           querystring: searchQuery(type),
+          ...requestHeaders(type),
         },
       },
       (request, reply) => search(deps, request, reply, type),

@@ -1,5 +1,7 @@
 import { sql, type Kysely, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { Database, FhirResourcesTable } from '../../storage/schema.js';
+import type { DayRangeMatch } from '../date-search.js';
+import type { TokenValue } from '../token-search.js';
 
 /** A resource as stored: its body plus the facts searches filter on. */
 export interface StoredResource {
@@ -13,6 +15,35 @@ export interface StoredResource {
 }
 
 /**
+ * A token a search parameter matches by `system|value` (EOB `identifier`), kept in `fhir_search_tokens`;
+ * `system` is '' for a token without one.
+ */
+export interface SearchToken {
+  param: string;
+  system: string;
+  value: string;
+}
+
+/**
+ * The days one value of a date search parameter spans (EOB `service-start-date`, `billable-period-start`),
+ * kept in `fhir_search_dates`: a resource has as many rows of a parameter as it has distinct values.
+ */
+export interface SearchDate {
+  param: string;
+  /** `YYYY-MM-DD`, inclusive. */
+  first: string;
+  last: string;
+}
+
+/** A resource as written: the stored resource and the values of the searches kept beside it. */
+export interface ResourceRow extends StoredResource {
+  tokens: SearchToken[];
+  dates: SearchDate[];
+  /** Withheld from `excludeSAMHSA=true` searches (`samhsa` 1). */
+  samhsa: boolean;
+}
+
+/**
  * `patient_id` of a resource in no patient's compartment (Organization, Practitioner: the directory that
  * claims and coverages point at). No Patient has it (a FHIR id is 1-64 characters), so no patient's search
  * ever matches such a row.
@@ -21,7 +52,8 @@ export const NO_PATIENT = '';
 
 /** Writes one import; every call happens inside the import's single transaction. */
 export interface ImportWriter {
-  upsert(resources: StoredResource[]): Promise<void>;
+  /** Writes the rows (new or in place) and replaces their search values. */
+  upsert(resources: ResourceRow[]): Promise<void>;
   /** Which of `ids` (of one type) exist, counting what this import already wrote. */
   existing(resourceType: string, ids: string[]): Promise<Set<string>>;
   /** The stored `meta.versionId` of those of `ids` (of one type) that exist ("1" when a body has none). */
@@ -43,6 +75,7 @@ function writer(trx: Transaction<Database>): ImportWriter {
             service_date: r.serviceDate,
             last_updated: r.lastUpdated,
             body: r.body,
+            samhsa: r.samhsa ? 1 : 0,
           })),
         )
         .onConflict((oc) =>
@@ -52,9 +85,11 @@ function writer(trx: Transaction<Database>): ImportWriter {
             service_date: eb.ref('excluded.service_date'),
             last_updated: eb.ref('excluded.last_updated'),
             body: eb.ref('excluded.body'),
+            samhsa: eb.ref('excluded.samhsa'),
           })),
         )
         .execute();
+      await replaceSearchValues(trx, resources);
     },
     async existing(resourceType, ids) {
       const found = new Set<string>();
@@ -86,6 +121,60 @@ function writer(trx: Transaction<Database>): ImportWriter {
       return found;
     },
   };
+}
+
+/** Up to this many rows per insert: well under SQLite's and PostgreSQL's limits on bound values. */
+const INSERT_CHUNK = 1000;
+
+/** `items` in slices of `size`. */
+function* chunks<T>(items: T[], size: number): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
+/**
+ * The side tables of the multi-valued searches: the resources' old rows go and their current values come
+ * in, in the import's transaction, so a replaced resource is found by what it says now.
+ */
+async function replaceSearchValues(trx: Transaction<Database>, resources: ResourceRow[]): Promise<void> {
+  const byType = new Map<string, string[]>();
+  for (const r of resources) byType.set(r.resourceType, [...(byType.get(r.resourceType) ?? []), r.id]);
+  for (const [resourceType, ids] of byType) {
+    for (const slice of chunks(ids, 500)) {
+      for (const table of ['fhir_search_tokens', 'fhir_search_dates'] as const) {
+        await trx
+          .deleteFrom(table)
+          .where('resource_type', '=', resourceType)
+          .where('id', 'in', slice)
+          .execute();
+      }
+    }
+  }
+  const tokens = resources.flatMap((r) =>
+    r.tokens.map((t) => ({ resource_type: r.resourceType, id: r.id, ...t })),
+  );
+  for (const slice of chunks(tokens, INSERT_CHUNK)) {
+    await trx
+      .insertInto('fhir_search_tokens')
+      .values(slice)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+  const dates = resources.flatMap((r) =>
+    r.dates.map((d) => ({
+      resource_type: r.resourceType,
+      id: r.id,
+      param: d.param,
+      first_day: d.first,
+      last_day: d.last,
+    })),
+  );
+  for (const slice of chunks(dates, INSERT_CHUNK)) {
+    await trx
+      .insertInto('fhir_search_dates')
+      .values(slice)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
 }
 
 export function createFhirStore(db: Kysely<Database>) {
@@ -178,6 +267,14 @@ export interface ResourceQuery {
   eobTypes?: string[];
   /** Intervals of `YYYY-MM-DD` text on the service date. */
   serviceDate: ColumnInterval<string>[];
+  /** `_id`: each value's alternatives (any of them; every value applies). */
+  ids?: string[][];
+  /** Token searches kept in `fhir_search_tokens`: each value's alternatives (every value applies). */
+  tokens?: { param: string; alternatives: TokenValue[] }[];
+  /** Date searches kept in `fhir_search_dates`: a stored value of `param` must match (every one applies). */
+  dates?: { param: string; match: DayRangeMatch }[];
+  /** Leave out the resources marked SAMHSA-sensitive (`excludeSAMHSA=true`). */
+  excludeSamhsa?: boolean;
   offset: number;
   limit: number;
 }
@@ -209,6 +306,56 @@ function within(
   return q;
 }
 
+/**
+ * The rows with a token of `param` matching one of the alternatives (FHIR R4 §3.1.1.5.5 token rules, as
+ * token-search.ts reads them): `code` in any system, `system|code`, `|code` (no system), `system|`.
+ */
+function withToken(query: Filter, param: string, alternatives: TokenValue[]): Filter {
+  return query.where(({ exists, selectFrom }) =>
+    exists(
+      selectFrom('fhir_search_tokens as t')
+        .select(sql.lit(1).as('one'))
+        .whereRef('t.resource_type', '=', 'fhir_resources.resource_type')
+        .whereRef('t.id', '=', 'fhir_resources.id')
+        .where('t.param', '=', param)
+        .where((eb) =>
+          eb.or(
+            alternatives.map(({ system, code }) =>
+              eb.and([
+                ...(system === undefined ? [] : [eb('t.system', '=', system ?? '')]),
+                ...(code === undefined ? [] : [eb('t.value', '=', code)]),
+              ]),
+            ),
+          ),
+        ),
+    ),
+  );
+}
+
+/** The rows with some stored day range of `param` that `match` accepts (fhir/date-search.ts). */
+function withDate(query: Filter, param: string, match: DayRangeMatch): Filter {
+  return query.where(({ exists, selectFrom }) =>
+    exists(
+      selectFrom('fhir_search_dates as d')
+        .select(sql.lit(1).as('one'))
+        .whereRef('d.resource_type', '=', 'fhir_resources.resource_type')
+        .whereRef('d.id', '=', 'fhir_resources.id')
+        .where('d.param', '=', param)
+        .where((eb) =>
+          eb.or(
+            match.map((group) =>
+              eb.and(
+                group.map(({ bound, op, day }) =>
+                  eb(bound === 'first' ? 'd.first_day' : 'd.last_day', op, day),
+                ),
+              ),
+            ),
+          ),
+        ),
+    ),
+  );
+}
+
 /** A page of matching resources (raw JSON bodies, in id order) and how many match in all. */
 async function searchResources(
   db: Kysely<Database>,
@@ -221,6 +368,10 @@ async function searchResources(
   for (const interval of q.lastUpdated) where = within(where, 'last_updated', interval);
   for (const interval of q.serviceDate) where = within(where, 'service_date', interval);
   if (q.eobTypes && q.eobTypes.length > 0) where = where.where('eob_type', 'in', q.eobTypes);
+  for (const alternatives of q.ids ?? []) where = where.where('id', 'in', alternatives);
+  for (const { param, alternatives } of q.tokens ?? []) where = withToken(where, param, alternatives);
+  for (const { param, match } of q.dates ?? []) where = withDate(where, param, match);
+  if (q.excludeSamhsa) where = where.where('samhsa', '=', 0);
   const counted = await where.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const total = Number(counted.n);
   if (q.limit === 0 || q.offset >= total) return { total, bodies: [] };

@@ -11,6 +11,8 @@ import * as bulkAndPrices from './0009-bulk-and-prices.js';
 import * as openidConnect from './0010-openid-connect.js';
 import * as enrolleeIdentities from './0011-enrollee-identities.js';
 import * as tokenFamilies from './0012-token-families.js';
+import * as rifClaims from './0013-rif-claims.js';
+import * as fhirSearchValues from './0014-fhir-search-values.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +28,6 @@ export const migrations: Record<string, Migration> = {
   '0010-openid-connect': openidConnect,
   '0011-enrollee-identities': enrolleeIdentities,
   '0012-token-families': tokenFamilies,
+  '0013-rif-claims': rifClaims,
+  '0014-fhir-search-values': fhirSearchValues,
 };

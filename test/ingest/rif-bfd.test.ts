@@ -1,0 +1,208 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { memberIdentifier } from '../../src/fhir/bfd/coverage.js';
+import { conformToCarin } from '../../src/fhir/bfd/carin-conformance.js';
+import { withoutTaxNumbers } from '../../src/fhir/bfd/professional.js';
+import { isSamhsa } from '../../src/fhir/bfd/samhsa.js';
+import { runIngest } from '../../src/ingest/engine/run.js';
+import { rifKind } from '../../src/ingest/rif/kind.js';
+import { BFD_FIXTURES, bfdResponse, fhirDifferences, fixtureLookups } from '../helpers/bfd.js';
+import { ingestSuite } from '../helpers/ingest-suite.js';
+
+// BFD's sample RIF records loaded end to end with the transforms of src/fhir/bfd/ and the names BFD's
+// tests look up: each stored resource must be BFD's published answer for it (test/fixtures/bfd/).
+
+type Json = Record<string, unknown>;
+
+const rif = (...names: string[]) => names.map((n) => join(BFD_FIXTURES, 'rif', n));
+
+/** BFD's sample group A (its StaticRifResourceGroup.SAMPLE_A), with `claims` for its carrier file. */
+const sampleA = (carrier = 'sample-a-bcarrier.txt', beneficiaries = 'sample-a-beneficiaries.txt') =>
+  rif(
+    beneficiaries,
+    'sample-a-beneficiaryhistory.txt',
+    carrier,
+    'sample-a-pde.txt',
+    'sample-a-inpatient.txt',
+    'sample-a-outpatient.txt',
+    'sample-a-hha.txt',
+    'sample-a-hospice.txt',
+    'sample-a-snf.txt',
+    'sample-a-dme.txt',
+  );
+
+/** A suite that loads `files` once, and reads what was stored. */
+function loaded(prefix: string, files: string[]) {
+  const suite = ingestSuite(prefix);
+  let done: Promise<void> | undefined;
+  const load = () =>
+    (done ??= runIngest(rifKind({ lookups: async () => fixtureLookups() }), files, suite.storage.db, {
+      now: Date.now(),
+    }).then((summary) => assert.equal(summary.rejectedCount, 0, JSON.stringify(summary.rejected))));
+  /** The stored resource, without the version our store adds (BFD's answers carry none). */
+  const stored = async (type: string, id: string): Promise<Json | undefined> => {
+    await load();
+    const row = await suite.storage.db
+      .selectFrom('fhir_resources')
+      .select('body')
+      .where('resource_type', '=', type)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const body = JSON.parse(row.body) as Json & { meta: Json };
+    delete body.meta.versionId;
+    return body;
+  };
+  return { suite, load, stored };
+}
+
+/**
+ * What BFD answers without request headers, made of what we store (src/fhir/bfd/ keeps one body per
+ * resource): a carrier or DME claim less its lines' tax numbers (stored for `IncludeTaxNumbers: true`), a
+ * Coverage less the CARIN member identifier we add (checked first), a Patient's identifiers in the order
+ * BFD's own comparison sorts them (system, then value).
+ */
+function asServed(stored: Json): Json {
+  if (stored.resourceType === 'ExplanationOfBenefit' && /^(carrier|dme)-/.test(String(stored.id)))
+    return withoutTaxNumbers(stored);
+  if (stored.resourceType === 'Coverage') {
+    const { identifier, ...rest } = stored;
+    assert.deepEqual(identifier, [memberIdentifier(String(stored.subscriberId))], String(stored.id));
+    return rest;
+  }
+  if (stored.resourceType === 'Patient') {
+    const key = (i: Json) => `${String(i.system)}\u0000${String(i.value)}`;
+    const identifier = [...(stored.identifier as Json[])].sort((a, b) => key(a).localeCompare(key(b)));
+    return { ...stored, identifier };
+  }
+  return stored;
+}
+
+/**
+ * Asserts the stored resource is BFD's answer (a resource, or the bundle entry with its id) with the changes
+ * CARIN needs applied to it (conformToCarin, docs/claims-rif.md#carin; the differences themselves are pinned
+ * in test/fhir/bfd/carin-conformance.test.ts): as served without headers, or, `asStored`, exactly as stored.
+ */
+async function matches(
+  stored: (type: string, id: string) => Promise<Json | undefined>,
+  answer: string,
+  id?: string,
+  asStored = false,
+): Promise<void> {
+  let expected = bfdResponse(answer);
+  if (expected.resourceType === 'Bundle') {
+    const entry = (expected.entry as { resource: Json }[]).find((e) => e.resource.id === id);
+    assert.ok(entry, `${answer} has ${id}`);
+    expected = entry.resource;
+  }
+  expected = conformToCarin(expected);
+  const ours = await stored(String(expected.resourceType), String(expected.id));
+  assert.ok(ours, `${expected.resourceType}/${expected.id} is stored`);
+  assert.deepEqual(fhirDifferences(expected, asStored ? ours : asServed(ours)), []);
+}
+
+describe('ingest rif: BFD sample A as BFD serves it', () => {
+  const { stored } = loaded('rif-bfd-a', sampleA());
+  const reads: [string, string][] = [
+    ['eobReadCarrier.json', 'carrier-9991831999'],
+    ['eobReadDme.json', 'dme-2188888888'],
+    ['eobReadHha.json', 'hha-2925555555'],
+    ['eobReadHospice.json', 'hospice-9992223422'],
+    ['eobReadInpatient.json', 'inpatient-333333222222'],
+    ['eobReadOutpatient.json', 'outpatient-1234567890'],
+    ['eobReadPde.json', 'pde-89'],
+    ['eobReadSnf.json', 'snf-777777777'],
+  ];
+  for (const [answer, id] of reads) {
+    test(`${answer}: ExplanationOfBenefit/${id}`, () => matches(stored, answer, id));
+    test(`eobByPatientIdAll.json: ${id}`, () => matches(stored, 'eobByPatientIdAll.json', id));
+  }
+  test('eobReadCarrierWithTaxNumbers.json: the carrier claim as stored', () =>
+    matches(stored, 'eobReadCarrierWithTaxNumbers.json', undefined, true));
+  test('eobReadDmeWithTaxNumbers.json: the DME claim as stored', () =>
+    matches(stored, 'eobReadDmeWithTaxNumbers.json', undefined, true));
+  test('patientRead.json: Patient/567834', () => matches(stored, 'patientRead.json'));
+  test('coverageRead.json: Coverage/part-a-567834', () => matches(stored, 'coverageRead.json'));
+  for (const part of ['a', 'b', 'c', 'd']) {
+    test(`coverageSearchByPatientId.json: part-${part}-567834`, () =>
+      matches(stored, 'coverageSearchByPatientId.json', `part-${part}-567834`));
+  }
+});
+
+describe('ingest rif: BFD sample A with a multi-line carrier claim', () => {
+  const { stored } = loaded('rif-bfd-lines', sampleA('sample-a-bcarrier-multiple-lines.txt'));
+  test('eobReadCarrierWithMultipleLines.json', () => matches(stored, 'eobReadCarrierWithMultipleLines.json'));
+});
+
+describe('ingest rif: BFD sample A without a reference year', () => {
+  const { stored } = loaded(
+    'rif-bfd-no-year',
+    sampleA('sample-a-bcarrier.txt', 'sample-a-beneficiaries-without-reference-year.txt'),
+  );
+  for (const part of ['a', 'b', 'c', 'd']) {
+    test(`coverageSearchByPatientIdWithoutReferenceYear.json: part-${part}-567834`, async () => {
+      const bundle = bfdResponse('coverageSearchByPatientIdWithoutReferenceYear.json');
+      const ids = (bundle.entry as { resource: Json }[]).map((e) => e.resource.id);
+      if (!ids.includes(`part-${part}-567834`)) return;
+      await matches(stored, 'coverageSearchByPatientIdWithoutReferenceYear.json', `part-${part}-567834`);
+    });
+  }
+});
+
+describe("ingest rif: BFD's SAMHSA samples are marked", () => {
+  const samhsa = [
+    'samhsa/sample-a-carrier.txt',
+    'samhsa/sample-a-dme.txt',
+    'samhsa/sample-a-hha.txt',
+    'samhsa/sample-a-hospice.txt',
+    'samhsa/sample-a-inpatient.txt',
+    'samhsa/sample-a-outpatient.txt',
+    'samhsa/sample-a-snf.txt',
+  ];
+  const { suite, load } = loaded(
+    'rif-bfd-samhsa',
+    rif('sample-a-beneficiaries.txt', 'sample-a-pde.txt', ...samhsa),
+  );
+  test('each EOB carries the mark of its own codes (BFD rule, fhir/bfd/samhsa.ts)', async () => {
+    await load();
+    const rows = await suite.storage.db
+      .selectFrom('fhir_resources')
+      .select(['id', 'body', 'samhsa'])
+      .where('resource_type', '=', 'ExplanationOfBenefit')
+      .execute();
+    assert.ok(rows.length > 1000);
+    for (const row of rows)
+      assert.equal(Number(row.samhsa), isSamhsa(JSON.parse(row.body) as Json) ? 1 : 0, row.id);
+    const marked = rows.filter((r) => Number(r.samhsa) === 1).map((r) => r.id.split('-')[0]);
+    assert.deepEqual(
+      new Set(marked),
+      new Set(['carrier', 'dme', 'hha', 'hospice', 'inpatient', 'outpatient', 'snf']),
+    );
+    assert.equal(Number(rows.find((r) => r.id === 'pde-89')!.samhsa), 0);
+  });
+});
+
+describe('ingest rif: claims made in the worker thread are those made on the load thread', () => {
+  const files = sampleA();
+  const threaded = ingestSuite('rif-bfd-thread');
+  const inline = ingestSuite('rif-bfd-inline');
+  /** Each stored resource's body, without the load's times. */
+  const bodies = async (db: typeof threaded.storage.db) => {
+    const rows = await db.selectFrom('fhir_resources').select(['id', 'body']).orderBy('id').execute();
+    return rows.map(({ id, body }) => {
+      const json = JSON.parse(body) as Json & { meta: Json };
+      delete json.meta.lastUpdated;
+      delete json.created;
+      return { id, json };
+    });
+  };
+  test('sample A: the same resources either way', async () => {
+    const options = { now: Date.now() };
+    const one = await runIngest(rifKind({ threads: true }), files, threaded.storage.db, options);
+    const other = await runIngest(rifKind({ threads: false }), files, inline.storage.db, options);
+    assert.deepEqual(one, other);
+    assert.ok(one.stored > 10);
+    assert.deepEqual(await bodies(threaded.storage.db), await bodies(inline.storage.db));
+  });
+});
