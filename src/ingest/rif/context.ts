@@ -15,7 +15,7 @@ import type { ResourceWriter } from './store.js';
 
 type Json = Record<string, unknown>;
 
-/** The transforms of RIF records into FHIR resources (src/fhir/bfd/; tests may give others). */
+/** The transforms of RIF records into FHIR resources: src/fhir/bfd/transform.ts `servedTransforms`. */
 export interface RifTransforms {
   claimEob(claim: RifClaim, context: TransformContext): Json;
   patientResource(record: RifBeneficiary, context: TransformContext): Json;

@@ -39,11 +39,9 @@ export async function rifFiles(paths: readonly string[]): Promise<string[]> {
 export interface RifKindOptions {
   /** Where names are looked up (default: the NPPES and NUCC tables of this database). */
   lookups?: BatchLookups;
-  /** The transforms (default: src/fhir/bfd/'s). */
-  transforms?: RifTransforms;
   /**
-   * Whether claims are made in a worker thread (default: yes with the default transforms and lookups, on
-   * a machine of more than one core).
+   * Whether claims are made in a worker thread (default: yes with the default lookups, on a machine of
+   * more than one core).
    */
   threads?: boolean;
 }
@@ -80,7 +78,7 @@ async function loadRif(paths: string[], load: KindLoad, options: RifKindOptions)
     trx: writer.db,
     resources: resourceWriter(writer),
     lookups: options.lookups ?? storedLookups,
-    transforms: options.transforms ?? TRANSFORMS,
+    transforms: TRANSFORMS,
     now,
     created: new Date(now).toISOString(),
     async nextSeq() {
@@ -94,10 +92,9 @@ async function loadRif(paths: string[], load: KindLoad, options: RifKindOptions)
       return (seq += 1);
     },
   };
-  // With a second core, the claims are made in a worker thread (started at the first claim) with the
-  // transforms of src/fhir/bfd/ and names from this database; other transforms or lookups (tests) run on
-  // the load's thread.
-  const threaded = !options.transforms && !options.lookups && (options.threads ?? availableParallelism() > 1);
+  // With a second core, the claims are made in a worker thread (started at the first claim) with names
+  // from this database; other lookups (the sandbox's, tests') are asked on the load's thread.
+  const threaded = !options.lookups && (options.threads ?? availableParallelism() > 1);
   let thread: TransformThread | undefined;
   try {
     const claims = claimPipeline(context, threaded ? () => (thread ??= startTransformThread()) : undefined);
