@@ -47,7 +47,7 @@ import { ensureSampleMarket } from './ingest/sample-market.js';
 import { PLAN_API_PREFIX, PLAN_API_SECURITY_SCHEMES, registerPlansService } from './plans/app.js';
 import type { PlansDeps } from './plans/deps.js';
 import { createApiKeyStore } from './plans/store/api-keys.js';
-import { createDatasetStore } from './storage/datasets.js';
+import { createDatasetStore, isPublicDataset } from './storage/datasets.js';
 import { createCrosswalkStore } from './plans/store/crosswalk.js';
 import { createDrugService } from './plans/drugs/drug-service.js';
 import { createDrugStore } from './plans/store/drugs.js';
@@ -185,7 +185,10 @@ export function plansDeps(config: Config, storage: Storage, redis?: RedisLink, n
   const geography = createGeographyStore(storage.db);
   const ratingAreas = createRatingAreaStore(storage.db);
   const medicaid = createMedicaidStore(storage.db);
-  const samples = createSampleTracker(() => datasets.listDatasets(), now);
+  const samples = createSampleTracker(
+    async () => (await datasets.listDatasets()).filter(isPublicDataset),
+    now,
+  );
   return {
     apiKeys: createApiKeyStore(storage.db, storage.changeCounter),
     datasets,

@@ -18,6 +18,18 @@ export interface DatasetInfo {
   durationMs: number | null;
 }
 
+/**
+ * Kinds whose loads are enrollees' claims (CCW RIF files): recorded like every load, for operators (`/metrics`,
+ * the commands), but they are neither plan nor price data, so the public APIs' lists of loaded datasets
+ * (`/api/v1/versions`, the sample labels) leave them out.
+ */
+export const CLAIMS_DATASET_KINDS: readonly string[] = ['rif'];
+
+/** Whether a dataset belongs in the public APIs' lists (not an enrollees' claims load). */
+export function isPublicDataset(dataset: DatasetInfo): boolean {
+  return !CLAIMS_DATASET_KINDS.includes(dataset.kind);
+}
+
 export function createDatasetStore(db: Kysely<Database>) {
   return {
     async listDatasets(): Promise<DatasetInfo[]> {
