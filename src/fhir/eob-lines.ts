@@ -169,13 +169,20 @@ export function professionalPart(ctx: ClaimContext): ClaimPart {
 
 // ---- Institutional -----------------------------------------------------------------------------------
 
-function revenueLines(ctx: ClaimContext, days: number): { service: ServiceCode; quantity: number }[] {
-  const { rng } = ctx;
-  switch (ctx.type) {
+/**
+ * The revenue-center services of an institutional claim and the quantity of each, `days` the length of its
+ * billing period (the RIF generator draws its revenue lines the same way).
+ */
+export function revenueLines(
+  type: EobType,
+  rng: Random,
+  days: number,
+): { service: ServiceCode; quantity: number }[] {
+  switch (type) {
     case 'inpatient':
     case 'snf':
-      return REVENUE_LINES[ctx.type]
-        .slice(0, rng.int(2, REVENUE_LINES[ctx.type].length))
+      return REVENUE_LINES[type]
+        .slice(0, rng.int(2, REVENUE_LINES[type].length))
         .map((service, i) => ({ service, quantity: i === 0 ? Math.max(1, days) : 1 }));
     case 'outpatient':
       return Array.from({ length: rng.int(1, 3) }, () => ({
@@ -187,15 +194,6 @@ function revenueLines(ctx: ClaimContext, days: number): { service: ServiceCode; 
     default:
       return [{ service: rng.pick(REVENUE_LINES.hospice), quantity: days + 1 }];
   }
-}
-
-function weighted<T>(rng: Random, choices: readonly [T, number][]): T {
-  let r = rng.next() * choices.reduce((s, [, w]) => s + w, 0);
-  for (const [value, w] of choices) {
-    r -= w;
-    if (r < 0) return value;
-  }
-  return choices[choices.length - 1]![0];
 }
 
 /**
@@ -211,13 +209,13 @@ export function institutionalPart(ctx: ClaimContext): ClaimPart {
   const start = fromDay(ctx.startDay);
   const end = fromDay(ctx.endDay);
   const diagnosis = diagnoses(ctx);
-  const lines = revenueLines(ctx, ctx.endDay - ctx.startDay).map(({ service, quantity }) => ({
+  const lines = revenueLines(type, rng, ctx.endDay - ctx.startDay).map(({ service, quantity }) => ({
     service,
     quantity,
     totals: adjudicate(rng.int(service.minCents, service.maxCents) * quantity, ctx.claim.part, rng),
   }));
   const totals = sum(lines.map((l) => l.totals));
-  const discharge = weighted(rng, DISCHARGE_STATUS[institutional]);
+  const discharge = rng.choice(DISCHARGE_STATUS[institutional]);
   const admissionType =
     type === 'inpatient' && rng.next() < 0.6 ? ADMISSION_TYPE.emergency : ADMISSION_TYPE.elective;
   const origin = type === 'snf' ? POINT_OF_ORIGIN.hospitalTransfer : POINT_OF_ORIGIN.nonHealthFacility;

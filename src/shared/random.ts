@@ -50,12 +50,19 @@ export class Random {
 
   /** A key drawn with probability proportional to its weight. */
   weighted<T extends string>(weights: Readonly<Record<T, number>>): T {
-    const entries = Object.entries(weights) as [T, number][];
-    let r = this.next() * entries.reduce((sum, [, w]) => sum + w, 0);
-    for (const [key, w] of entries) {
+    return this.choice(Object.entries(weights) as [T, number][]);
+  }
+
+  /**
+   * A value drawn with probability proportional to its weight, from `[value, weight]` pairs taken in their
+   * order (which an object's keys would not keep when they look like numbers).
+   */
+  choice<T>(choices: readonly (readonly [T, number])[]): T {
+    let r = this.next() * choices.reduce((sum, [, w]) => sum + w, 0);
+    for (const [value, w] of choices) {
       r -= w;
-      if (r < 0) return key;
+      if (r < 0) return value;
     }
-    return entries[entries.length - 1]![0];
+    return choices[choices.length - 1]![0];
   }
 }

@@ -4,23 +4,7 @@
  * and the twelve monthly values of each monthly variable (docs/claims-rif.md#rif).
  */
 import { codingExtension, dateExtension, type Json } from './elements.js';
-import type { RifRow } from './rif-record.js';
-
-/** The month names as the monthly RIF columns spell them (`PTD_CNTRCT_SEPT_ID`: September is `SEPT`). */
-export const RIF_MONTHS = [
-  'JAN',
-  'FEB',
-  'MAR',
-  'APR',
-  'MAY',
-  'JUN',
-  'JUL',
-  'AUG',
-  'SEPT',
-  'OCT',
-  'NOV',
-  'DEC',
-] as const;
+import { RIF_MONTHS, type RifRow } from './rif-record.js';
 
 /** A column's value with surrounding blanks removed; undefined when the column is empty. */
 export function present(row: RifRow, column: string): string | undefined {

@@ -6,6 +6,7 @@
 import type { C4bbProfileName } from '../carin.js';
 import { SYSTEMS, type FixedCoding } from './carin.js';
 import type { Json } from './elements.js';
+import { EOB_ELEMENT_ORDER } from './eob-header.js';
 
 /** The CARIN profiles of ExplanationOfBenefit. */
 export type EobProfile = Extract<C4bbProfileName, `C4BB-ExplanationOfBenefit-${string}`>;
@@ -60,25 +61,6 @@ export function dataAbsent(code: string): Json {
   return { url: SYSTEMS.dataAbsentReason, valueCode: code };
 }
 
-/** ExplanationOfBenefit's elements from `diagnosis` on, in FHIR's order (where a new element goes). */
-export const EOB_TAIL = [
-  'diagnosis',
-  'procedure',
-  'precedence',
-  'insurance',
-  'accident',
-  'item',
-  'addItem',
-  'adjudication',
-  'total',
-  'payment',
-  'formCode',
-  'form',
-  'processNote',
-  'benefitPeriod',
-  'benefitBalance',
-] as const;
-
 /** The elements that follow `key` in FHIR's order, by the list `order` that holds it. */
 export function after(order: readonly string[], key: string): readonly string[] {
   return order.slice(order.indexOf(key) + 1);
@@ -102,6 +84,6 @@ export function appendSupportingInfo(eob: Json, entry: Json): void {
   const sequence = info.reduce((max, i) => Math.max(max, Number(i.sequence) || 0), 0) + 1;
   const added = { sequence, ...entry };
   if (eob.supportingInfo === undefined)
-    insertKey(eob, 'supportingInfo', [added], ['diagnosis', ...after(EOB_TAIL, 'diagnosis')]);
+    insertKey(eob, 'supportingInfo', [added], after(EOB_ELEMENT_ORDER, 'supportingInfo'));
   else eob.supportingInfo = [...info, added];
 }

@@ -8,7 +8,6 @@ import { ADJUDICATION_STATUS, SYSTEMS, fixedCoding, type AdjudicationStatus } fr
 import { ITEM_ORDER } from './care-team.js';
 import {
   CODINGS,
-  EOB_TAIL,
   after,
   appendSupportingInfo,
   codingsOf,
@@ -18,6 +17,7 @@ import {
   list,
 } from './carin-conformance-json.js';
 import { VARIABLES, type Json } from './elements.js';
+import { EOB_ELEMENT_ORDER } from './eob-header.js';
 
 const NCPDP_DAW = 'http://terminology.hl7.org/CodeSystem/NCPDPDispensedAsWrittenOrProductSelectionCode';
 
@@ -133,7 +133,7 @@ function addHeaderStatus(eob: Json, status: AdjudicationStatus): void {
   if (hasStatus(adjudication)) return;
   const entries = [...adjudication, benefitPaymentStatus(status)];
   if (eob.adjudication === undefined)
-    insertKey(eob, 'adjudication', entries, after(EOB_TAIL, 'adjudication'));
+    insertKey(eob, 'adjudication', entries, after(EOB_ELEMENT_ORDER, 'adjudication'));
   else eob.adjudication = entries;
 }
 

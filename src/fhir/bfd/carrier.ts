@@ -24,10 +24,10 @@ import {
   addCarrierDmeItem,
   addClaimEntryCode,
   addColumnCoding,
+  addItemHcpcs,
   addLineItem,
   addLocationCoding,
   addLocationIdentifier,
-  addProfessionalHcpcs,
   addTaxNumber,
   markPerforming,
   orderItem,
@@ -35,8 +35,8 @@ import {
 import type { RifClaim, RifRow, TransformContext } from './rif-record.js';
 
 /**
- * The claim's ExplanationOfBenefit. With the default options each line's tax number is included (the form BFD
- * answers to `IncludeTaxNumbers: true`, the one we store); `withoutTaxNumbers` of it is BFD's default answer.
+ * The ExplanationOfBenefit of a carrier claim, its elements in BFD's order; each line's tax number is included unless
+ * `options` says otherwise (ProfessionalOptions).
  */
 export function carrierEob(
   claim: RifClaim,
@@ -89,10 +89,7 @@ function addCarrierLine(
     item,
     denialReasonAdjudication('CARR_LINE_RDCD_PMT_PHYS_ASTN_C', field(line, 'CARR_LINE_RDCD_PMT_PHYS_ASTN_C')),
   );
-  addProfessionalHcpcs(item, field(line, 'HCPCS_CD'), field(claim, 'CARR_CLM_HCPCS_YR_CD'), [
-    field(line, 'HCPCS_1ST_MDFR_CD'),
-    field(line, 'HCPCS_2ND_MDFR_CD'),
-  ]);
+  addItemHcpcs(item, line, 2, field(claim, 'CARR_CLM_HCPCS_YR_CD'));
   addTaxNumber(item, line, options);
 
   const anesthesia = decimal(field(line, 'CARR_LINE_ANSTHSA_UNIT_CNT') ?? '');

@@ -28,9 +28,9 @@ import {
   addCarrierDmeItem,
   addClaimEntryCode,
   addColumnCoding,
+  addItemHcpcs,
   addLineItem,
   addLocationCoding,
-  addProfessionalHcpcs,
   addTaxNumber,
   markPerforming,
   orderItem,
@@ -38,8 +38,8 @@ import {
 import type { RifClaim, RifRow, TransformContext } from './rif-record.js';
 
 /**
- * The claim's ExplanationOfBenefit. With the default options each line's tax number is included (the form BFD
- * answers to `IncludeTaxNumbers: true`, the one we store); `withoutTaxNumbers` of it is BFD's default answer.
+ * The ExplanationOfBenefit of a DME claim, its elements in BFD's order; each line's tax number is included unless
+ * `options` says otherwise (ProfessionalOptions).
  */
 export function dmeEob(claim: RifClaim, context: TransformContext, options: ProfessionalOptions = {}): Json {
   const row = claim.rows[0];
@@ -111,12 +111,7 @@ function addDmeLine(
   });
   markPerforming(performing, line, ['PRTCPTNG_IND_CD']);
 
-  addProfessionalHcpcs(item, field(line, 'HCPCS_CD'), field(claim, 'CARR_CLM_HCPCS_YR_CD'), [
-    field(line, 'HCPCS_1ST_MDFR_CD'),
-    field(line, 'HCPCS_2ND_MDFR_CD'),
-    field(line, 'HCPCS_3RD_MDFR_CD'),
-    field(line, 'HCPCS_4TH_MDFR_CD'),
-  ]);
+  addItemHcpcs(item, line, 4, field(claim, 'CARR_CLM_HCPCS_YR_CD'));
   addTaxNumber(item, line, options);
 
   addAdjudication(

@@ -9,8 +9,8 @@
 import {
   addAdjudication,
   addAdmissionPeriod,
+  addCodedInformation,
   addInformation,
-  addInformationWithCode,
   addProviderSlice,
   addReceivedDate,
   denialReasonAdjudication,
@@ -25,25 +25,16 @@ import {
   addInstitutionalCareTeam,
   addInstitutionalGroup,
   addInstitutionalItem,
-  addItemHcpcs,
+  addItemDeductibleCoinsurance,
   addItemRevenueCenter,
-  addItemRevenueCoding,
   addItemRevenueDateAndPayment,
   addItemRevenueStatus,
   addRenderingPhysician,
   requiredAmount,
 } from './institutional.js';
 import type { ClaimLookups } from './lookups.js';
+import { addItemHcpcs } from './professional.js';
 import type { RifClaim, RifRow, TransformContext } from './rif-record.js';
-
-/**
- * A coded claim column as supportingInfo categorised and coded by its own CCW variable, when present. (BFD
- * adds the PPS indicator unconditionally and fails on a claim without one; an absent code is left out here.)
- */
-function addCodedInformation(eob: Json, row: RifRow, column: string): void {
-  const code = field(row, column);
-  if (code !== undefined) addInformationWithCode(eob, column.toLowerCase(), column.toLowerCase(), code);
-}
 
 /**
  * The HHA-only claim information in BFD's order after the diagnoses and care team: the low-utilization
@@ -63,17 +54,14 @@ function addHomeHealthInformation(eob: Json, row: RifRow): void {
 /** One revenue-center line as an item, in the order BFD fills it. */
 function addLine(eob: Json, claim: RifRow, line: RifRow, lookups: ClaimLookups): void {
   const item = addInstitutionalItem(eob, claim, line);
-  addItemHcpcs(item, field(line, 'HCPCS_CD'), [
-    field(line, 'HCPCS_1ST_MDFR_CD'),
-    field(line, 'HCPCS_2ND_MDFR_CD'),
-  ]);
+  addItemHcpcs(item, line, 2);
   addAdjudication(
     item,
     denialReasonAdjudication('rev_cntr_1st_ansi_cd', field(line, 'REV_CNTR_1ST_ANSI_CD')),
   );
   addItemRevenueCenter(item, line);
   addItemRevenueDateAndPayment(item, line);
-  addItemRevenueCoding(item, 'rev_cntr_ddctbl_coinsrnc_cd', field(line, 'REV_CNTR_DDCTBL_COINSRNC_CD'));
+  addItemDeductibleCoinsurance(item, line);
   addRenderingPhysician(eob, item, line, lookups);
   addItemRevenueStatus(item, line);
   orderKeys(item, ITEM_ORDER);
@@ -88,6 +76,7 @@ export function hhaEob(claim: RifClaim, context: TransformContext): Json {
   addReceivedDate(eob, 'nch_wkly_proc_dt', optionalDate(row, 'NCH_WKLY_PROC_DT'));
   addProviderSlice(eob, 'prn', field(row, 'PRVDR_NUM'), lookups);
   addInstitutionalGroup(eob, row, lookups, 'inpatient');
+  // BFD adds the PPS indicator unconditionally and fails on a claim without one; an absent code is left out.
   addCodedInformation(eob, row, 'CLM_PPS_IND_CD');
   addDiagnoses(eob, row, 'hha', lookups);
   addInstitutionalCareTeam(eob, row, lookups);

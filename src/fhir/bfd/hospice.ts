@@ -6,14 +6,11 @@
  * revenue-center line.
  */
 import {
-  addAdjudication,
   addAdmissionPeriod,
   addBenefitBalanceCount,
   addExtension,
-  addInformationWithCode,
   addProviderSlice,
   addReceivedDate,
-  adjudicationAmount,
   field,
   orderKeys,
   ITEM_ORDER,
@@ -25,15 +22,17 @@ import {
   addInstitutionalCareTeam,
   addInstitutionalGroup,
   addInstitutionalItem,
-  addItemHcpcs,
+  addItemAmounts,
+  addItemDeductibleCoinsurance,
   addItemRevenueCenter,
-  addItemRevenueCoding,
   addItemRevenueDateAndPayment,
+  addPatientStatus,
   addRenderingPhysician,
   optionalAmount,
   requiredAmount,
 } from './institutional.js';
 import type { ClaimLookups } from './lookups.js';
+import { addItemHcpcs } from './professional.js';
 import type { RifClaim, RifRow, TransformContext } from './rif-record.js';
 
 /**
@@ -44,9 +43,7 @@ import type { RifClaim, RifRow, TransformContext } from './rif-record.js';
  * count.
  */
 function addHospiceStay(eob: Json, row: RifRow): void {
-  const status = field(row, 'NCH_PTNT_STATUS_IND_CD');
-  if (status !== undefined)
-    addInformationWithCode(eob, 'nch_ptnt_stus_ind_cd', 'nch_ptnt_stus_ind_cd', status);
+  addPatientStatus(eob, row);
   addAdmissionPeriod(
     eob,
     optionalDate(row, 'CLM_HOSPC_START_DT_ID'),
@@ -63,28 +60,13 @@ function addHospiceStay(eob: Json, row: RifRow): void {
 function addLine(eob: Json, claim: RifRow, line: RifRow, lookups: ClaimLookups): void {
   const item = addInstitutionalItem(eob, claim, line);
   addItemRevenueCenter(item, line, { nonCoveredNullable: true });
-  addItemRevenueCoding(item, 'rev_cntr_ddctbl_coinsrnc_cd', field(line, 'REV_CNTR_DDCTBL_COINSRNC_CD'));
+  addItemDeductibleCoinsurance(item, line);
   addRenderingPhysician(eob, item, line, lookups);
-  addItemHcpcs(item, field(line, 'HCPCS_CD'), [
-    field(line, 'HCPCS_1ST_MDFR_CD'),
-    field(line, 'HCPCS_2ND_MDFR_CD'),
+  addItemHcpcs(item, line, 2);
+  addItemAmounts(item, line, [
+    ['REV_CNTR_PRVDR_PMT_AMT', 'paidToProvider'],
+    ['REV_CNTR_BENE_PMT_AMT', 'paidToPatient'],
   ]);
-  addAdjudication(
-    item,
-    adjudicationAmount(
-      'rev_cntr_prvdr_pmt_amt',
-      'paidToProvider',
-      requiredAmount(line, 'REV_CNTR_PRVDR_PMT_AMT'),
-    ),
-  );
-  addAdjudication(
-    item,
-    adjudicationAmount(
-      'rev_cntr_bene_pmt_amt',
-      'paidToPatient',
-      requiredAmount(line, 'REV_CNTR_BENE_PMT_AMT'),
-    ),
-  );
   addItemRevenueDateAndPayment(item, line);
   orderKeys(item, ITEM_ORDER);
 }

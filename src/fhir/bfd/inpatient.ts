@@ -8,7 +8,6 @@ import {
   addBenefitBalanceAmount,
   addBenefitBalanceCount,
   addExtension,
-  addInformationWithCode,
   addProviderSlice,
   addReceivedDate,
   amountExtension,
@@ -28,8 +27,9 @@ import {
   addInstitutionalCareTeam,
   addInstitutionalGroup,
   addInstitutionalItem,
+  addItemDeductibleCoinsurance,
   addItemRevenueCenter,
-  addItemRevenueCoding,
+  addPatientStatus,
   addRenderingPhysician,
   optionalAmount,
   requiredAmount,
@@ -40,7 +40,7 @@ import type { RifClaim, RifRow, TransformContext } from './rif-record.js';
 /**
  * The inpatient line's productOrService: its HCPCS code both as the CCW `hcpcs_cd` variable and in Blue
  * Button's HCPCS system, or, without one, the data-absent-reason `NULL` coding with its display. (The other
- * institutional types name the code once, institutional.ts addItemHcpcs.)
+ * institutional types name the code once, professional.ts addItemHcpcs.)
  */
 export function inpatientProductOrService(hcpcs: string | undefined): Json {
   return hcpcs === undefined
@@ -57,7 +57,7 @@ export function inpatientProductOrService(hcpcs: string | undefined): Json {
 function addLine(eob: Json, claim: RifRow, line: RifRow, context: TransformContext): void {
   const item = addInstitutionalItem(eob, claim, line);
   addItemRevenueCenter(item, line);
-  addItemRevenueCoding(item, 'rev_cntr_ddctbl_coinsrnc_cd', field(line, 'REV_CNTR_DDCTBL_COINSRNC_CD'));
+  addItemDeductibleCoinsurance(item, line);
   item.productOrService = inpatientProductOrService(field(line, 'HCPCS_CD'));
   orderKeys(item, ITEM_ORDER);
   addRenderingPhysician(eob, item, line, context.lookups);
@@ -71,9 +71,7 @@ export function inpatientEob(claim: RifClaim, context: TransformContext): Json {
 
   addProviderSlice(eob, 'prn', field(row, 'PRVDR_NUM'), lookups);
 
-  const patientStatus = field(row, 'NCH_PTNT_STATUS_IND_CD');
-  if (patientStatus !== undefined)
-    addInformationWithCode(eob, 'nch_ptnt_stus_ind_cd', 'nch_ptnt_stus_ind_cd', patientStatus);
+  addPatientStatus(eob, row);
   addInpatientSnfAdmissionPeriod(eob, row);
   addInpatientSnfStayInformation(eob, row);
 

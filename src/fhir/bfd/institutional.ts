@@ -3,15 +3,17 @@
  * skilled nursing facility (SNF), home health agency (HHA) and hospice. BFD's TransformerUtilsV2 (in its public
  * repository) groups these mappings by the claim types that share them: mapEobCommonGroupInpOutHHAHospiceSNF,
  * mapEobCommonGroupInpOutSNF, addCommonEobInformationInpatientSNF, addCommonGroupInpatientSNF, mapCareTeam,
- * mapEobCommonItemRevenue, addItemRevenue, mapHcpcs, mapEobCommonItemRevenueOutHHAHospice and
+ * mapEobCommonItemRevenue, addItemRevenue, mapEobCommonItemRevenueOutHHAHospice and
  * mapEobCommonItemRevenueStatusCode. The functions here follow the same groups: each reads the CCW RIF columns
  * of a claim (docs/claims-rif.md) and adds to the ExplanationOfBenefit being built (`eob`, a plain JSON
  * object it mutates) in the order BFD adds them, so that what they number (supportingInfo, careTeam) comes out
  * numbered as BFD's. Claim-level columns are read from the claim's first row (`claim`), line-level ones from
- * the line's row (`line`).
+ * the line's row (`line`). A line's HCPCS code (BFD mapHcpcs) is professional.ts addItemHcpcs, which the
+ * carrier and DME lines share.
  */
 import {
   SYSTEMS,
+  type AdjudicationSlice,
   addAdjudication,
   addAdmissionPeriod,
   addBenefitBalanceAmount,
@@ -19,8 +21,9 @@ import {
   addCareTeamMember,
   addExtension,
   addInformation,
+  addCodedInformation,
   addInformationSliceWithCode,
-  addInformationWithCode,
+  addInformationWithPeriod,
   addProviderSlice,
   addTotal,
   adjudicationAmount,
@@ -118,9 +121,7 @@ export function addInstitutionalGroup(
   if (classification !== undefined)
     addExtension(eob, codingExtension('clm_srvc_clsfctn_type_cd', classification));
 
-  const primaryPayer = field(claim, 'NCH_PRMRY_PYR_CD');
-  if (primaryPayer !== undefined)
-    addInformationWithCode(eob, 'nch_prmry_pyr_cd', 'nch_prmry_pyr_cd', primaryPayer);
+  addCodedInformation(eob, claim, 'NCH_PRMRY_PYR_CD');
 
   const fiNumber = field(claim, 'FI_NUM');
   if (fiNumber !== undefined) addExtension(eob, codingExtension('fi_num', fiNumber));
@@ -142,8 +143,7 @@ export function addInpatientOutpatientSnfGroup(eob: Json, claim: RifRow): void {
     'nch_bene_blood_ddctbl_lblty_am',
     requiredAmount(claim, 'NCH_BENE_BLOOD_DDCTBL_LBLTY_AM'),
   );
-  const mcoPaid = field(claim, 'CLM_MCO_PD_SW');
-  if (mcoPaid !== undefined) addInformationWithCode(eob, 'clm_mco_pd_sw', 'clm_mco_pd_sw', mcoPaid);
+  addCodedInformation(eob, claim, 'CLM_MCO_PD_SW');
 }
 
 /**
@@ -153,17 +153,14 @@ export function addInpatientOutpatientSnfGroup(eob: Json, claim: RifRow): void {
  * code (CLM_DRG_CD, three or four characters, as it is) and the FI claim action code as an extension.
  */
 export function addInpatientSnfStayInformation(eob: Json, claim: RifRow): void {
-  const admissionType = field(claim, 'CLM_IP_ADMSN_TYPE_CD');
-  if (admissionType !== undefined)
-    addInformationWithCode(eob, 'clm_ip_admsn_type_cd', 'clm_ip_admsn_type_cd', admissionType);
-
-  const source = field(claim, 'CLM_SRC_IP_ADMSN_CD');
-  if (source !== undefined) addInformationWithCode(eob, 'clm_src_ip_admsn_cd', 'clm_src_ip_admsn_cd', source);
-
-  const stayFrom = optionalDate(claim, 'NCH_VRFD_NCVRD_STAY_FROM_DT');
-  const stayThrough = optionalDate(claim, 'NCH_VRFD_NCVRD_STAY_THRU_DT');
-  if (stayFrom !== undefined || stayThrough !== undefined)
-    addInformation(eob, 'nch_vrfd_ncvrd_stay_from_dt').timingPeriod = period(stayFrom, stayThrough);
+  addCodedInformation(eob, claim, 'CLM_IP_ADMSN_TYPE_CD');
+  addCodedInformation(eob, claim, 'CLM_SRC_IP_ADMSN_CD');
+  addInformationWithPeriod(
+    eob,
+    'nch_vrfd_ncvrd_stay_from_dt',
+    optionalDate(claim, 'NCH_VRFD_NCVRD_STAY_FROM_DT'),
+    optionalDate(claim, 'NCH_VRFD_NCVRD_STAY_THRU_DT'),
+  );
 
   const coveredThrough = optionalDate(claim, 'NCH_ACTV_OR_CVRD_LVL_CARE_THRU');
   if (coveredThrough !== undefined)
@@ -172,8 +169,7 @@ export function addInpatientSnfStayInformation(eob: Json, claim: RifRow): void {
   const exhausted = optionalDate(claim, 'NCH_BENE_MDCR_BNFTS_EXHTD_DT_I');
   if (exhausted !== undefined) addInformation(eob, 'nch_bene_mdcr_bnfts_exhtd_dt_i').timingDate = exhausted;
 
-  const drg = field(claim, 'CLM_DRG_CD');
-  if (drg !== undefined) addInformationWithCode(eob, 'clm_drg_cd', 'clm_drg_cd', drg);
+  addCodedInformation(eob, claim, 'CLM_DRG_CD');
 
   const action = field(claim, 'FI_CLM_ACTN_CD');
   if (action !== undefined) addExtension(eob, codingExtension('fi_clm_actn_cd', action));
@@ -218,6 +214,14 @@ export function addInpatientSnfBenefits(eob: Json, claim: RifRow): void {
   ]) {
     addBenefitBalanceAmount(eob, column.toLowerCase(), optionalAmount(claim, column));
   }
+}
+
+/**
+ * The NCH patient status (RIF column NCH_PTNT_STATUS_IND_CD, CCW variable nch_ptnt_stus_ind_cd) as
+ * supportingInfo when present (inpatient, SNF and hospice).
+ */
+export function addPatientStatus(eob: Json, claim: RifRow): void {
+  addCodedInformation(eob, claim, 'NCH_PTNT_STATUS_IND_CD', 'nch_ptnt_stus_ind_cd');
 }
 
 /**
@@ -321,39 +325,18 @@ export function addItemRevenueCenter(
 }
 
 /**
- * A coded line column added to the item's revenue concept twice, as BFD addItemRevenue does: the code in the
- * NUBC revenue-code system, then the CCW variable's own coding. Every institutional type but outpatient uses
- * it for REV_CNTR_DDCTBL_COINSRNC_CD. Nothing for an absent code.
+ * The line's revenue-center deductible/coinsurance code (REV_CNTR_DDCTBL_COINSRNC_CD) added to the item's
+ * revenue concept twice, as BFD addItemRevenue does: the code in the NUBC revenue-code system, then the CCW
+ * variable's own coding. Every institutional type but outpatient. Nothing for an absent code.
  */
-export function addItemRevenueCoding(item: Json, variable: string, code: string | undefined): void {
+export function addItemDeductibleCoinsurance(item: Json, line: RifRow): void {
+  const code = field(line, 'REV_CNTR_DDCTBL_COINSRNC_CD');
   if (code === undefined) return;
   const revenue = (item.revenue ??= {}) as Json;
-  arrayOf(revenue, 'coding').push({ system: SYSTEMS.nubcRevenue, code }, variableCoding(variable, code));
-  orderKeys(item, ITEM_ORDER);
-}
-
-/**
- * The line's HCPCS code as the item's productOrService in Blue Button's HCPCS system, or the
- * data-absent-reason `NULL` coding when there is none, and each present modifier as an item modifier in the
- * same system (BFD mapHcpcs; institutional lines carry no HCPCS year, so no version). SNF, outpatient, HHA
- * and hospice; the inpatient transform writes its productOrService differently.
- */
-export function addItemHcpcs(
-  item: Json,
-  hcpcs: string | undefined,
-  modifiers: readonly (string | undefined)[] = [],
-): void {
-  item.productOrService = {
-    coding: [
-      hcpcs === undefined
-        ? { system: SYSTEMS.dataAbsentReason, code: 'NULL' }
-        : { system: SYSTEMS.hcpcs, code: hcpcs },
-    ],
-  };
-  for (const modifier of modifiers) {
-    if (modifier !== undefined)
-      arrayOf(item, 'modifier').push({ coding: [{ system: SYSTEMS.hcpcs, code: modifier }] });
-  }
+  arrayOf(revenue, 'coding').push(
+    { system: SYSTEMS.nubcRevenue, code },
+    variableCoding('rev_cntr_ddctbl_coinsrnc_cd', code),
+  );
   orderKeys(item, ITEM_ORDER);
 }
 
@@ -386,6 +369,19 @@ export function addItemRevenueDateAndPayment(item: Json, line: RifRow): void {
 }
 
 /**
+ * Required line amounts (0 when empty) as adjudications, each named by its column's CCW variable and filed
+ * under its CARIN category, in the order given.
+ */
+export function addItemAmounts(
+  item: Json,
+  line: RifRow,
+  amounts: readonly (readonly [column: string, slice: AdjudicationSlice])[],
+): void {
+  for (const [column, slice] of amounts)
+    addAdjudication(item, adjudicationAmount(column.toLowerCase(), slice, requiredAmount(line, column)));
+}
+
+/**
  * The revenue-center status indicator (REV_CNTR_STUS_IND_CD) as an extension of the item's revenue concept
  * (BFD mapEobCommonItemRevenueStatusCode; outpatient and HHA). Nothing when absent.
  */
@@ -396,11 +392,4 @@ export function addItemRevenueStatus(item: Json, line: RifRow): void {
   addExtension(revenue, codingExtension('rev_cntr_stus_ind_cd', status));
   orderKeys(revenue, ['extension', 'coding', 'text']);
   orderKeys(item, ITEM_ORDER);
-}
-
-function period(start: string | undefined, end: string | undefined): Json {
-  const p: Json = {};
-  if (start !== undefined) p.start = start;
-  if (end !== undefined) p.end = end;
-  return p;
 }

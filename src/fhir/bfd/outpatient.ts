@@ -10,7 +10,6 @@ import {
   addBenefitBalanceAmount,
   addProviderSlice,
   addReceivedDate,
-  adjudicationAmount,
   type AdjudicationSlice,
   denialReasonAdjudication,
   field,
@@ -25,7 +24,7 @@ import {
   addInstitutionalCareTeam,
   addInstitutionalGroup,
   addInstitutionalItem,
-  addItemHcpcs,
+  addItemAmounts,
   addItemRevenueCenter,
   addItemRevenueDateAndPayment,
   addItemRevenueStatus,
@@ -34,7 +33,7 @@ import {
 } from './institutional.js';
 import type { ClaimLookups } from './lookups.js';
 import { addProcedures } from './procedure.js';
-import { addNationalDrugCode } from './professional.js';
+import { addItemHcpcs, addNationalDrugCode } from './professional.js';
 import type { RifClaim, RifRow, TransformContext } from './rif-record.js';
 
 /**
@@ -89,13 +88,9 @@ function addLine(eob: Json, claim: RifRow, line: RifRow, lookups: ClaimLookups):
   const item = addInstitutionalItem(eob, claim, line);
   for (const column of DENIAL_REASONS)
     addAdjudication(item, denialReasonAdjudication(column.toLowerCase(), field(line, column)));
-  addItemHcpcs(item, field(line, 'HCPCS_CD'), [
-    field(line, 'HCPCS_1ST_MDFR_CD'),
-    field(line, 'HCPCS_2ND_MDFR_CD'),
-  ]);
+  addItemHcpcs(item, line, 2);
   addItemRevenueCenter(item, line);
-  for (const [column, slice] of LINE_AMOUNTS)
-    addAdjudication(item, adjudicationAmount(column.toLowerCase(), slice, requiredAmount(line, column)));
+  addItemAmounts(item, line, LINE_AMOUNTS);
   addItemRevenueDateAndPayment(item, line);
   addLineNationalDrugCode(item, line, lookups);
   addRenderingPhysician(eob, item, line, lookups);

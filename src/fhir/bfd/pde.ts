@@ -10,6 +10,7 @@ import {
   SYSTEMS,
   addAdjudication,
   addCareTeamMember,
+  addCodedInformation,
   addInformationSlice,
   addInformationSliceWithCode,
   addInformationWithCode,
@@ -178,8 +179,6 @@ export function pdeEob(claim: RifClaim, context: TransformContext): Json {
   facility.extension = [codingExtension('PHRMCY_SRVC_TYPE_CD', requiredField(row, 'PHRMCY_SRVC_TYPE_CD'))];
   eob.facility = orderKeys(facility, ['extension', 'reference', 'type', 'identifier', 'display']);
   addInformationWithCode(eob, 'PTNT_RSDNC_CD', 'PTNT_RSDNC_CD', requiredField(row, 'PTNT_RSDNC_CD'));
-  const clarification = field(row, 'SUBMSN_CLR_CD');
-  if (clarification !== undefined)
-    addInformationWithCode(eob, 'SUBMSN_CLR_CD', 'SUBMSN_CLR_CD', clarification);
+  addCodedInformation(eob, row, 'SUBMSN_CLR_CD');
   return orderEob(eob);
 }

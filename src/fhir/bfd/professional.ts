@@ -5,7 +5,8 @@
  * mapEobCommonGroupCarrierDME (claim level) and mapEobCommonItemCarrierDME (line level); the functions here
  * follow the same groups, read the CCW RIF columns (docs/claims-rif.md) and add to an ExplanationOfBenefit under
  * construction in the order BFD adds them, so the sequences they number (careTeam, supportingInfo) and the
- * order of extensions and adjudications come out as BFD's.
+ * order of extensions and adjudications come out as BFD's. The line's HCPCS code (BFD mapHcpcs) is written
+ * here for the institutional lines too, but inpatient ones (inpatient.ts writes theirs its own way).
  *
  * Also the tax-number rule: BFD maps a line's `TAX_NUM` (an item extension) only when the request carries
  * `IncludeTaxNumbers: true`. We store one body per claim, the one with the tax numbers, and answer a request
@@ -194,17 +195,24 @@ export function markPerforming(
   orderKeys(member, CARE_TEAM_ORDER);
 }
 
+/** A claim line's HCPCS modifier columns, in order. */
+const HCPCS_MODIFIERS = [
+  'HCPCS_1ST_MDFR_CD',
+  'HCPCS_2ND_MDFR_CD',
+  'HCPCS_3RD_MDFR_CD',
+  'HCPCS_4TH_MDFR_CD',
+] as const;
+
 /**
- * The line's HCPCS code as the item's productOrService (the data-absent-reason `NULL` coding when it has
- * none) and each present modifier as an item modifier, versioned by the claim's HCPCS year
- * (`CARR_CLM_HCPCS_YR_CD`), which only carrier and DME claims have (BFD's mapHcpcs with a year).
+ * The line's HCPCS code (`HCPCS_CD`) as the item's productOrService in Blue Button's HCPCS system (the
+ * data-absent-reason `NULL` coding when it has none), and each present one of the line's first `modifiers`
+ * modifier columns as an item modifier in the same system, versioned by the claim's HCPCS `year` when there is
+ * one (BFD's mapHcpcs). DME lines have four modifier columns; carrier, outpatient, HHA and hospice lines two;
+ * SNF lines none. Only carrier and DME claims have a year (`CARR_CLM_HCPCS_YR_CD`); institutional lines are
+ * unversioned. The inpatient transform writes its productOrService its own way.
  */
-export function addProfessionalHcpcs(
-  item: Json,
-  hcpcs: string | undefined,
-  year: string | undefined,
-  modifiers: readonly (string | undefined)[],
-): void {
+export function addItemHcpcs(item: Json, line: RifRow, modifiers: 0 | 2 | 4, year?: string): void {
+  const hcpcs = field(line, 'HCPCS_CD');
   item.productOrService = {
     coding: [
       hcpcs === undefined
@@ -212,7 +220,8 @@ export function addProfessionalHcpcs(
         : { system: SYSTEMS.hcpcs, code: hcpcs },
     ],
   };
-  for (const modifier of modifiers) {
+  for (const column of HCPCS_MODIFIERS.slice(0, modifiers)) {
+    const modifier = field(line, column);
     if (modifier === undefined) continue;
     const coding: Json =
       year === undefined
@@ -220,6 +229,7 @@ export function addProfessionalHcpcs(
         : { system: SYSTEMS.hcpcs, version: year, code: modifier };
     arrayOf(item, 'modifier').push({ coding: [coding] });
   }
+  orderKeys(item, ITEM_ORDER);
 }
 
 /** Adds a coded extension of the line's `column` to the element when the column has a value. */

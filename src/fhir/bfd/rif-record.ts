@@ -5,11 +5,11 @@ import type { ClaimLookups } from './lookups.js';
  * as the raw text of each column, keyed by the header's upper-case name, '' where the column is empty.
  */
 
-/** The record types a RIF file can hold, one per file. */
-export const RIF_RECORD_TYPES = [
-  'beneficiary',
-  'beneficiary-history',
-  'mbi-history',
+/**
+ * The claim record types: each row a claim line, rows grouped into their claim by `CLM_ID`; a Part D event
+ * (`pde`, last) is one row, keyed by `PDE_ID`.
+ */
+export const RIF_CLAIM_TYPES = [
   'carrier',
   'dme',
   'hha',
@@ -19,10 +19,16 @@ export const RIF_RECORD_TYPES = [
   'snf',
   'pde',
 ] as const;
-export type RifRecordType = (typeof RIF_RECORD_TYPES)[number];
+export type RifClaimType = (typeof RIF_CLAIM_TYPES)[number];
 
-/** The claim record types (each row a claim line, rows grouped into their claim by `CLM_ID`, or `PDE_ID`). */
-export type RifClaimType = Exclude<RifRecordType, 'beneficiary' | 'beneficiary-history' | 'mbi-history'>;
+/** The record types a RIF file can hold, one per file. */
+export const RIF_RECORD_TYPES = [
+  'beneficiary',
+  'beneficiary-history',
+  'mbi-history',
+  ...RIF_CLAIM_TYPES,
+] as const;
+export type RifRecordType = (typeof RIF_RECORD_TYPES)[number];
 
 /** One row: column name (upper case, as in the header) → raw text ('' when empty). */
 export type RifRow = Readonly<Record<string, string>>;
@@ -42,15 +48,36 @@ export interface RifBeneficiary {
   readonly history: readonly RifRow[];
 }
 
+/** The months as RIF dates abbreviate them (`27-OCT-1999`, `05-SEP-2020`). */
+export const RIF_DATE_MONTHS = [
+  'JAN',
+  'FEB',
+  'MAR',
+  'APR',
+  'MAY',
+  'JUN',
+  'JUL',
+  'AUG',
+  'SEP',
+  'OCT',
+  'NOV',
+  'DEC',
+] as const;
+
+/**
+ * The months as the monthly columns of the beneficiary file spell them (`PTD_CNTRCT_SEPT_ID`): as dates
+ * abbreviate them, but September is `SEPT`.
+ */
+export const RIF_MONTHS: readonly string[] = RIF_DATE_MONTHS.map((m) => (m === 'SEP' ? 'SEPT' : m));
+
 /** `27-OCT-1999`, `17-Mar-1981` or `19631003` → `1999-10-27`; undefined for '' or a malformed value. */
 export function rifDate(raw: string): string | undefined {
   if (raw === '') return undefined;
-  const months = 'JANFEBMARAPRMAYJUNJULAUGSEPOCTNOVDEC';
   let m = /^(\d{1,2})-([A-Za-z]{3})-(\d{4})$/.exec(raw);
   if (m) {
-    const month = months.indexOf(m[2]!.toUpperCase());
-    if (month < 0 || month % 3 !== 0) return undefined;
-    return checkedDate(Number(m[3]), month / 3 + 1, Number(m[1]));
+    const month = (RIF_DATE_MONTHS as readonly string[]).indexOf(m[2]!.toUpperCase());
+    if (month < 0) return undefined;
+    return checkedDate(Number(m[3]), month + 1, Number(m[1]));
   }
   m = /^(\d{4})(\d{2})(\d{2})$/.exec(raw);
   if (m) return checkedDate(Number(m[1]), Number(m[2]), Number(m[3]));

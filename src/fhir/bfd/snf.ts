@@ -6,8 +6,8 @@
  */
 import {
   addBenefitBalanceCount,
-  addInformation,
-  addInformationWithCode,
+  addCodedInformation,
+  addInformationWithPeriod,
   addProviderSlice,
   addReceivedDate,
   field,
@@ -23,13 +23,14 @@ import {
   addInstitutionalCareTeam,
   addInstitutionalGroup,
   addInstitutionalItem,
-  addItemHcpcs,
+  addItemDeductibleCoinsurance,
   addItemRevenueCenter,
-  addItemRevenueCoding,
+  addPatientStatus,
   addRenderingPhysician,
   requiredAmount,
 } from './institutional.js';
 import { addProcedures } from './procedure.js';
+import { addItemHcpcs } from './professional.js';
 import type { RifClaim, RifRow, TransformContext } from './rif-record.js';
 
 /**
@@ -38,21 +39,20 @@ import type { RifClaim, RifRow, TransformContext } from './rif-record.js';
  * date is there.
  */
 function addQualifyingStay(eob: Json, row: RifRow): void {
-  const start = optionalDate(row, 'NCH_QLFYD_STAY_FROM_DT');
-  const end = optionalDate(row, 'NCH_QLFYD_STAY_THRU_DT');
-  if (start === undefined && end === undefined) return;
-  const period: Json = {};
-  if (start !== undefined) period.start = start;
-  if (end !== undefined) period.end = end;
-  addInformation(eob, 'nch_qlfyd_stay_from_dt').timingPeriod = period;
+  addInformationWithPeriod(
+    eob,
+    'nch_qlfyd_stay_from_dt',
+    optionalDate(row, 'NCH_QLFYD_STAY_FROM_DT'),
+    optionalDate(row, 'NCH_QLFYD_STAY_THRU_DT'),
+  );
 }
 
 /** One revenue-center line as an item, in the order BFD fills it. */
 function addLine(eob: Json, claim: RifRow, line: RifRow, context: TransformContext): void {
   const item = addInstitutionalItem(eob, claim, line);
-  addItemHcpcs(item, field(line, 'HCPCS_CD'));
+  addItemHcpcs(item, line, 0);
   addItemRevenueCenter(item, line);
-  addItemRevenueCoding(item, 'rev_cntr_ddctbl_coinsrnc_cd', field(line, 'REV_CNTR_DDCTBL_COINSRNC_CD'));
+  addItemDeductibleCoinsurance(item, line);
   addRenderingPhysician(eob, item, line, context.lookups);
 }
 
@@ -66,16 +66,12 @@ export function snfEob(claim: RifClaim, context: TransformContext): Json {
   addProviderSlice(eob, 'prn', field(row, 'PRVDR_NUM'), lookups);
   addInpatientSnfStayInformation(eob, row);
 
-  const patientStatus = field(row, 'NCH_PTNT_STATUS_IND_CD');
-  if (patientStatus !== undefined)
-    addInformationWithCode(eob, 'nch_ptnt_stus_ind_cd', 'nch_ptnt_stus_ind_cd', patientStatus);
+  addPatientStatus(eob, row);
   addInpatientSnfAdmissionPeriod(eob, row);
   addBenefitBalanceCount(eob, 'clm_utlztn_day_cnt', requiredAmount(row, 'CLM_UTLZTN_DAY_CNT'));
   addQualifyingStay(eob, row);
 
-  const ppsIndicator = field(row, 'CLM_PPS_IND_CD');
-  if (ppsIndicator !== undefined)
-    addInformationWithCode(eob, 'clm_pps_ind_cd', 'clm_pps_ind_cd', ppsIndicator);
+  addCodedInformation(eob, row, 'CLM_PPS_IND_CD');
 
   addInpatientSnfBenefits(eob, row);
   addInstitutionalCareTeam(eob, row, lookups);

@@ -5,9 +5,11 @@
  * (docs/claims-rif.md#elements).
  */
 import { SUPPORTING_INFO, SYSTEMS, type SupportingInfoSlice, fixedCoding } from './carin.js';
+import { field } from './ccw.js';
 import { variableConcept } from './elements.js';
 import { variableLabel } from './codebook.js';
 import { type Json, variableUrl } from './elements.js';
+import type { RifRow } from './rif-record.js';
 
 /** The array under `key`, created empty when missing. */
 export function arrayOf(parent: Json, key: string): Json[] {
@@ -86,6 +88,20 @@ export function addInformationWithCode(
   return entry;
 }
 
+/**
+ * Appends an entry categorised and coded by the CCW variable of a coded RIF column (`variable`, the column's
+ * own name unless the codebook spells it otherwise) when the row has a code there; nothing when it is empty.
+ */
+export function addCodedInformation(
+  eob: Json,
+  row: RifRow,
+  column: string,
+  variable: string = column,
+): Json | undefined {
+  const code = field(row, column);
+  return code === undefined ? undefined : addInformationWithCode(eob, variable, variable, code);
+}
+
 /** Appends a CARIN slice whose code is `code` of `codeVariable`; nothing when the code is absent. */
 export function addInformationSliceWithCode(
   eob: Json,
@@ -119,16 +135,40 @@ export function addReceivedDate(eob: Json, variable: string, date: string | unde
   return entry;
 }
 
+/** A period of whichever ends are known (dates `YYYY-MM-DD`); undefined for neither. */
+function periodOf(start: string | undefined, end: string | undefined): Json | undefined {
+  if (start === undefined && end === undefined) return undefined;
+  const period: Json = {};
+  if (start !== undefined) period.start = start;
+  if (end !== undefined) period.end = end;
+  return period;
+}
+
+/**
+ * Appends an entry categorised by a CCW variable whose timing is the period from `start` to `end`, whichever
+ * ends are known; nothing for neither.
+ */
+export function addInformationWithPeriod(
+  eob: Json,
+  variable: string,
+  start: string | undefined,
+  end: string | undefined,
+): Json | undefined {
+  const period = periodOf(start, end);
+  if (period === undefined) return undefined;
+  const entry = addInformation(eob, variable);
+  entry.timingPeriod = period;
+  return entry;
+}
+
 /** The admission-period slice (CARIN `admissionperiod`) from whichever ends are known; nothing for neither. */
 export function addAdmissionPeriod(
   eob: Json,
   start: string | undefined,
   end: string | undefined,
 ): Json | undefined {
-  if (start === undefined && end === undefined) return undefined;
-  const period: Json = {};
-  if (start !== undefined) period.start = start;
-  if (end !== undefined) period.end = end;
+  const period = periodOf(start, end);
+  if (period === undefined) return undefined;
   const entry = addInformationSlice(eob, 'admissionPeriod');
   entry.timingPeriod = period;
   return entry;

@@ -1,4 +1,12 @@
-import { sql, type Kysely, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
+import {
+  PostgresAdapter,
+  sql,
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  type SelectQueryBuilder,
+  type Transaction,
+} from 'kysely';
 import type { Database, FhirResourcesTable } from '../../storage/schema.js';
 import type { DayRangeMatch } from '../date-search.js';
 import type { TokenValue } from '../token-search.js';
@@ -60,24 +68,160 @@ export interface ImportWriter {
   versions(resourceType: string, ids: string[]): Promise<Map<string, string>>;
 }
 
+/** A resource row as the columns of its `fhir_resources` row. */
+export function resourceRecord(r: ResourceRow): Insertable<FhirResourcesTable> {
+  return {
+    resource_type: r.resourceType,
+    id: r.id,
+    patient_id: r.patientId,
+    eob_type: r.eobType,
+    service_date: r.serviceDate,
+    last_updated: r.lastUpdated,
+    body: r.body,
+    samhsa: r.samhsa ? 1 : 0,
+  };
+}
+
+/** The columns `resourceRecord` fills. */
+export const RESOURCE_COLUMNS = [
+  'resource_type',
+  'id',
+  'patient_id',
+  'eob_type',
+  'service_date',
+  'last_updated',
+  'body',
+  'samhsa',
+] as const satisfies readonly (keyof FhirResourcesTable)[];
+
+/** The tables that hold the values of the multi-valued searches, beside each resource's row. */
+export const SEARCH_TABLES = ['fhir_search_tokens', 'fhir_search_dates'] as const;
+
+/** How many ids one read or delete names. */
+const ID_CHUNK = 500;
+
+/** Up to this many rows per insert: well under SQLite's and PostgreSQL's limits on bound values. */
+const INSERT_CHUNK = 1000;
+
+/** `items` in slices of `size`. */
+function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
+/** The ids of `resources` by resource type. */
+function idsByType(resources: readonly ResourceRef[]): Map<string, string[]> {
+  const byType = new Map<string, string[]>();
+  for (const { resourceType, id } of resources) {
+    let ids = byType.get(resourceType);
+    if (!ids) byType.set(resourceType, (ids = []));
+    ids.push(id);
+  }
+  return byType;
+}
+
+/**
+ * The stored `meta.versionId` of those of `ids` (of one type) that exist ("1" when a body has none), read
+ * with the database's JSON functions so that no body is fetched. Shared by `fhir import` and `ingest rif`.
+ */
+export async function storedVersions(
+  trx: Transaction<Database>,
+  resourceType: string,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  const version =
+    trx.getExecutor().adapter instanceof PostgresAdapter
+      ? sql<string | null>`(body::json -> 'meta' ->> 'versionId')`
+      : sql<string | null>`json_extract(body, '$.meta.versionId')`;
+  const found = new Map<string, string>();
+  for (const slice of chunks(ids, ID_CHUNK)) {
+    const rows = await trx
+      .selectFrom('fhir_resources')
+      .select(['id', version.as('version')])
+      .where('resource_type', '=', resourceType)
+      .where('id', 'in', slice)
+      .execute();
+    for (const row of rows) {
+      found.set(row.id, typeof row.version === 'string' && row.version !== '' ? row.version : '1');
+    }
+  }
+  return found;
+}
+
+/**
+ * Deletes what `tables` (`fhir_resources` and the search tables) hold of `resources`. Shared by `fhir
+ * import`, which replaces the search values of what it writes, and `ingest rif`, which deletes a replaced
+ * resource whole before inserting it anew.
+ */
+export async function deleteResourceRows(
+  trx: Transaction<Database>,
+  tables: readonly ('fhir_resources' | (typeof SEARCH_TABLES)[number])[],
+  resources: readonly ResourceRef[],
+): Promise<void> {
+  for (const [resourceType, ids] of idsByType(resources)) {
+    for (const slice of chunks(ids, ID_CHUNK)) {
+      for (const table of tables) {
+        await trx
+          .deleteFrom(table)
+          .where('resource_type', '=', resourceType)
+          .where('id', 'in', slice)
+          .execute();
+      }
+    }
+  }
+}
+
+/**
+ * Inserts the search values of `resources` into the side tables of the multi-valued searches (a value
+ * already there is kept). Shared by `fhir import` and `ingest rif`.
+ */
+export async function insertSearchValues(
+  trx: Transaction<Database>,
+  resources: readonly ResourceRow[],
+): Promise<void> {
+  const tokens = resources.flatMap((r) =>
+    r.tokens.map((t) => ({
+      resource_type: r.resourceType,
+      id: r.id,
+      param: t.param,
+      system: t.system,
+      value: t.value,
+    })),
+  );
+  await insertNew(trx, 'fhir_search_tokens', tokens);
+  const dates = resources.flatMap((r) =>
+    r.dates.map((d) => ({
+      resource_type: r.resourceType,
+      id: r.id,
+      param: d.param,
+      first_day: d.first,
+      last_day: d.last,
+    })),
+  );
+  await insertNew(trx, 'fhir_search_dates', dates);
+}
+
+/** Inserts `rows` into a search table in slices, keeping a row that is already there. */
+async function insertNew<T extends (typeof SEARCH_TABLES)[number]>(
+  trx: Transaction<Database>,
+  table: T,
+  rows: readonly Insertable<Database[T]>[],
+): Promise<void> {
+  for (const slice of chunks(rows, INSERT_CHUNK)) {
+    await trx
+      .insertInto(table)
+      .values(slice)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+}
+
 function writer(trx: Transaction<Database>): ImportWriter {
   return {
     async upsert(resources) {
       if (resources.length === 0) return;
       await trx
         .insertInto('fhir_resources')
-        .values(
-          resources.map((r) => ({
-            resource_type: r.resourceType,
-            id: r.id,
-            patient_id: r.patientId,
-            eob_type: r.eobType,
-            service_date: r.serviceDate,
-            last_updated: r.lastUpdated,
-            body: r.body,
-            samhsa: r.samhsa ? 1 : 0,
-          })),
-        )
+        .values(resources.map(resourceRecord))
         .onConflict((oc) =>
           oc.columns(['resource_type', 'id']).doUpdateSet((eb) => ({
             patient_id: eb.ref('excluded.patient_id'),
@@ -89,7 +233,10 @@ function writer(trx: Transaction<Database>): ImportWriter {
           })),
         )
         .execute();
-      await replaceSearchValues(trx, resources);
+      // The resources' old search values go and their current ones come in, in the import's transaction,
+      // so a replaced resource is found by what it says now.
+      await deleteResourceRows(trx, SEARCH_TABLES, resources);
+      await insertSearchValues(trx, resources);
     },
     async existing(resourceType, ids) {
       const found = new Set<string>();
@@ -104,77 +251,10 @@ function writer(trx: Transaction<Database>): ImportWriter {
       }
       return found;
     },
-    async versions(resourceType, ids) {
-      const found = new Map<string, string>();
-      for (let i = 0; i < ids.length; i += 500) {
-        const rows = await trx
-          .selectFrom('fhir_resources')
-          .select(['id', 'body'])
-          .where('resource_type', '=', resourceType)
-          .where('id', 'in', ids.slice(i, i + 500))
-          .execute();
-        for (const row of rows) {
-          const version = (JSON.parse(row.body) as { meta?: { versionId?: unknown } }).meta?.versionId;
-          found.set(row.id, typeof version === 'string' && version !== '' ? version : '1');
-        }
-      }
-      return found;
+    versions(resourceType, ids) {
+      return storedVersions(trx, resourceType, ids);
     },
   };
-}
-
-/** Up to this many rows per insert: well under SQLite's and PostgreSQL's limits on bound values. */
-const INSERT_CHUNK = 1000;
-
-/** `items` in slices of `size`. */
-function* chunks<T>(items: T[], size: number): Generator<T[]> {
-  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
-}
-
-/**
- * The side tables of the multi-valued searches: the resources' old rows go and their current values come
- * in, in the import's transaction, so a replaced resource is found by what it says now.
- */
-async function replaceSearchValues(trx: Transaction<Database>, resources: ResourceRow[]): Promise<void> {
-  const byType = new Map<string, string[]>();
-  for (const r of resources) byType.set(r.resourceType, [...(byType.get(r.resourceType) ?? []), r.id]);
-  for (const [resourceType, ids] of byType) {
-    for (const slice of chunks(ids, 500)) {
-      for (const table of ['fhir_search_tokens', 'fhir_search_dates'] as const) {
-        await trx
-          .deleteFrom(table)
-          .where('resource_type', '=', resourceType)
-          .where('id', 'in', slice)
-          .execute();
-      }
-    }
-  }
-  const tokens = resources.flatMap((r) =>
-    r.tokens.map((t) => ({ resource_type: r.resourceType, id: r.id, ...t })),
-  );
-  for (const slice of chunks(tokens, INSERT_CHUNK)) {
-    await trx
-      .insertInto('fhir_search_tokens')
-      .values(slice)
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-  }
-  const dates = resources.flatMap((r) =>
-    r.dates.map((d) => ({
-      resource_type: r.resourceType,
-      id: r.id,
-      param: d.param,
-      first_day: d.first,
-      last_day: d.last,
-    })),
-  );
-  for (const slice of chunks(dates, INSERT_CHUNK)) {
-    await trx
-      .insertInto('fhir_search_dates')
-      .values(slice)
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-  }
 }
 
 export function createFhirStore(db: Kysely<Database>) {

@@ -5,7 +5,7 @@
  * lines of its claim (a claim is stored whole or not at all). What a record does to the stored data
  * (insert, update, nothing) is decided when its batch is stored, against what is stored by then.
  */
-import type { RifRecordType, RifRow } from '../../fhir/bfd/rif-record.js';
+import { RIF_CLAIM_TYPES, type RifRecordType, type RifRow } from '../../fhir/bfd/rif-record.js';
 import type { KindLoad } from '../engine/kind.js';
 import { IngestError } from '../engine/report.js';
 import { CellError, splitCells } from './cells.js';
@@ -53,16 +53,8 @@ export const KEY_COLUMN: Readonly<Record<RifRecordType, string | undefined>> = {
   pde: 'PDE_ID',
 };
 
-/** Record types whose records span several lines (one per claim line). */
-const GROUPED = new Set<RifRecordType>([
-  'carrier',
-  'dme',
-  'hha',
-  'hospice',
-  'inpatient',
-  'outpatient',
-  'snf',
-]);
+/** Record types whose records span several lines (one per claim line): the claims but Part D events. */
+const GROUPED = new Set<RifRecordType>(RIF_CLAIM_TYPES.filter((type) => type !== 'pde'));
 
 /**
  * A batch is stored once it holds this many records or lines: small enough that what a batch keeps alive

@@ -5,10 +5,11 @@
  * `BBUser0000n` lands on the Patient BFD's rules make of it (docs/decisions.md#sandbox-enrollees). Pure: every
  * draw comes from the enrollee's stream.
  */
+import { RIF_MONTHS } from '../../../fhir/bfd/rif-record.js';
 import { FEMALE_GIVEN_NAMES, PLACES } from '../../../fhir/sample-codes.js';
 import { sandboxIdentity } from '../../../fhir/sandbox-identity.js';
 import type { Random } from '../../../shared/random.js';
-import { MONTH_NAMES, rifDay, toDay, type RifValues } from './format.js';
+import { rifDay, toDay, type RifValues } from './format.js';
 
 /** What the claims of an enrollee need to know of them. */
 export interface EnrolleeFacts {
@@ -54,15 +55,6 @@ const RACES: readonly [string, number][] = [
   ['6', 1],
 ];
 
-function weighted(rng: Random, choices: readonly [string, number][]): string {
-  let r = rng.next() * choices.reduce((s, [, w]) => s + w, 0);
-  for (const [value, w] of choices) {
-    r -= w;
-    if (r < 0) return value;
-  }
-  return choices[choices.length - 1]![0];
-}
-
 /** MBIs were first issued in April 2018: no MBI is effective before. */
 const FIRST_MBI_DAY = toDay('2018-04-01');
 /** The latest day a reissued MBI takes effect. */
@@ -70,12 +62,12 @@ const LAST_REISSUE_DAY = toDay('2025-12-31');
 
 /** Twelve monthly columns (`PREFIX_JAN_SUFFIX`…) all set to `value`. */
 function monthly(prefix: string, suffix: string, value: string): RifValues {
-  return Object.fromEntries(MONTH_NAMES.map((m) => [`${prefix}_${m}_${suffix}`, value]));
+  return Object.fromEntries(RIF_MONTHS.map((m) => [`${prefix}_${m}_${suffix}`, value]));
 }
 
 /** Twelve numbered monthly columns (`PREFIX_1_SUFFIX`…) all set to `value`. */
 function numbered(prefix: string, suffix: string, value: string): RifValues {
-  return Object.fromEntries(MONTH_NAMES.map((_, i) => [`${prefix}_${i + 1}_${suffix}`, value]));
+  return Object.fromEntries(RIF_MONTHS.map((_, i) => [`${prefix}_${i + 1}_${suffix}`, value]));
 }
 
 /**
@@ -96,7 +88,7 @@ export function syntheticBeneficiary(n: number, rng: Random, referenceYear: numb
   const entitled = toDay(`${birthYear + 65}-${String(birthMonth).padStart(2, '0')}-01`);
   const partDStart = Math.max(entitled, toDay('2006-01-01'));
   const place = rng.pick(PLACES);
-  const race = weighted(rng, RACES);
+  const race = rng.choice(RACES);
   const partC = rng.next() < 0.3 ? `H9${String(rng.int(0, 999)).padStart(3, '0')}` : undefined;
   const partD = partC ?? `S9${String(rng.int(0, 999)).padStart(3, '0')}`;
   const street = `${rng.int(100, 9999)} SAMPLE ST`;

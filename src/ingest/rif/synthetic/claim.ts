@@ -3,6 +3,7 @@
  * claim file opens with, and its diagnoses (the enrollee's chronic conditions, as the NDJSON generator picks
  * them). Pure.
  */
+import type { Amounts } from '../../../fhir/eob-amounts.js';
 import type { MedicarePart } from '../../../fhir/eob.js';
 import { DIAGNOSES } from '../../../fhir/sample-codes.js';
 import type { RifClaimType } from '../../../fhir/bfd/rif-record.js';
@@ -29,6 +30,10 @@ export interface ClaimDraft {
   readonly conditions: readonly Diagnosis[];
   readonly rng: Random;
 }
+
+/** One amount (cents) summed over the claim's lines. */
+export const lineTotal = (lines: readonly { readonly amounts: Amounts }[], key: keyof Amounts): number =>
+  lines.reduce((total, line) => total + line.amounts[key], 0);
 
 /** `CLM_ID` / `PDE_ID`: negative, as Blue Button's synthetic claims are. */
 export const claimId = (draft: ClaimDraft): string => String(-draft.number);

@@ -3,13 +3,13 @@
  * (docs/claims-rif.md#rif): dates `27-OCT-1999`, amounts with two decimals, counts as whole numbers. Days are
  * counted from 1970-01-01 (UTC), as the NDJSON generator counts them. Pure.
  */
+import { RIF_DATE_MONTHS } from '../../../fhir/bfd/rif-record.js';
 import type { Random } from '../../../shared/random.js';
 
 /** One RIF record as column → value; a column left out is written empty. */
 export type RifValues = Record<string, string>;
 
 const DAY_MS = 86_400_000;
-const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 
 /** `2023-01-01` → its day number. */
 export const toDay = (date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
@@ -17,7 +17,7 @@ export const toDay = (date: string): number => Date.parse(`${date}T00:00:00Z`) /
 /** A day number → `01-JAN-2023`. */
 export function rifDay(day: number): string {
   const d = new Date(day * DAY_MS);
-  return `${String(d.getUTCDate()).padStart(2, '0')}-${MONTHS[d.getUTCMonth()]!}-${d.getUTCFullYear()}`;
+  return `${String(d.getUTCDate()).padStart(2, '0')}-${RIF_DATE_MONTHS[d.getUTCMonth()]!}-${d.getUTCFullYear()}`;
 }
 
 /** A day number's calendar year. */
@@ -42,19 +42,3 @@ export const icdCode = (code: string): string => code.replace('.', '');
 
 /** An NDC as CCW writes it: eleven digits, no hyphens (`00093-7146-56` → `00093714656`). */
 export const ndc11 = (ndc: string): string => ndc.replaceAll('-', '');
-
-/** The twelve months' column-name parts, as CCW spells them in the beneficiary file (`SEPT`, not `SEP`). */
-export const MONTH_NAMES = [
-  'JAN',
-  'FEB',
-  'MAR',
-  'APR',
-  'MAY',
-  'JUN',
-  'JUL',
-  'AUG',
-  'SEPT',
-  'OCT',
-  'NOV',
-  'DEC',
-] as const;

@@ -8,7 +8,7 @@
  * (docs/decisions.md#sandbox-enrollees, docs/claims-rif.md#ids). Pure: the same (count, seed) always gives
  * the same records.
  */
-import type { RifClaimType, RifRecordType } from '../../../fhir/bfd/rif-record.js';
+import { RIF_CLAIM_TYPES, type RifClaimType, type RifRecordType } from '../../../fhir/bfd/rif-record.js';
 import { CLAIM_KINDS } from '../../../fhir/eob.js';
 import {
   CLAIM_WEIGHTS,
@@ -33,14 +33,7 @@ import { carrierRows, dmeRows } from './professional.js';
 export const SYNTHETIC_RECORD_TYPES = [
   'beneficiary-history',
   'beneficiary',
-  'carrier',
-  'dme',
-  'hha',
-  'hospice',
-  'inpatient',
-  'outpatient',
-  'snf',
-  'pde',
+  ...RIF_CLAIM_TYPES,
 ] as const satisfies readonly RifRecordType[];
 export type SyntheticRecordType = (typeof SYNTHETIC_RECORD_TYPES)[number];
 
@@ -55,16 +48,13 @@ const LAST_DAY = toDay(LAST_SERVICE_DATE);
 /** The year of the beneficiary records' monthly enrollment data. */
 export const REFERENCE_YEAR = yearOf(LAST_DAY);
 
-/** Every claim kind, in the order enrollee 0 gets one of each. */
+/** The claims every enrollee has, first: a carrier claim and a Part D event. */
+const ALWAYS: readonly RifClaimType[] = ['carrier', 'pde'];
+
+/** Every claim kind, in the order enrollee 0 gets one of each: those of `ALWAYS`, then the rest in RIF order. */
 const CLAIM_TYPES: readonly RifClaimType[] = [
-  'carrier',
-  'pde',
-  'dme',
-  'hha',
-  'hospice',
-  'inpatient',
-  'outpatient',
-  'snf',
+  ...ALWAYS,
+  ...RIF_CLAIM_TYPES.filter((type) => !ALWAYS.includes(type)),
 ];
 
 /** Synthetic claim number, unique across enrollees: 64 slots per enrollee above 10^10 (as the NDJSON generator's). */
@@ -98,7 +88,7 @@ export function syntheticEnrolleeRecords(n: number, seed: number): SyntheticReco
   // A few chronic conditions per enrollee, reused across claims so the history hangs together.
   const conditions = Array.from({ length: rng.int(2, 4) }, () => rng.pick(DIAGNOSES));
   const total = rng.int(MIN_EOBS, MAX_EOBS);
-  const guaranteed = n === 0 ? CLAIM_TYPES : CLAIM_TYPES.slice(0, 2);
+  const guaranteed = n === 0 ? CLAIM_TYPES : ALWAYS;
   const schedule = Array.from({ length: total }, (_, i) => ({
     type: guaranteed[i] ?? (rng.weighted(CLAIM_WEIGHTS) as RifClaimType),
     startDay: rng.int(FIRST_DAY, LAST_DAY),

@@ -3,10 +3,11 @@
  * lines, a knee replacement's procedure), outpatient visits (revenue lines with the HCPCS code billed and
  * what Medicare paid on each), SNF stays after a hospital stay, home health episodes and hospice periods. The
  * revenue lines, the type of bill, discharge status, admission type and point of origin are the NDJSON
- * generator's (sample-codes.ts REVENUE_LINES, claim-codes.ts); the facility and attending physician come from
+ * generator's (eob-lines.ts revenueLines, claim-codes.ts); the facility and attending physician come from
  * the sample directory. Pure.
  */
 import { adjudicate, type Amounts } from '../../../fhir/eob-amounts.js';
+import { revenueLines } from '../../../fhir/eob-lines.js';
 import {
   ADMISSION_TYPE,
   DISCHARGE_STATUS,
@@ -15,12 +16,12 @@ import {
   type Code,
 } from '../../../fhir/claim-codes.js';
 import type { ProviderKind } from '../../../fhir/directory.js';
-import { DIAGNOSES, REVENUE_LINES, type ServiceCode } from '../../../fhir/sample-codes.js';
-import type { Random } from '../../../shared/random.js';
+import { DIAGNOSES, type ServiceCode } from '../../../fhir/sample-codes.js';
 import {
   claimHeader,
   controlNumber,
   diagnosisColumns,
+  lineTotal,
   pickDiagnoses,
   type ClaimDraft,
   type Diagnosis,
@@ -46,38 +47,6 @@ interface RevenueLine {
   readonly amounts: Amounts;
 }
 
-/** The NDJSON generator's revenue lines of each claim kind; `days` is the length of the billing period. */
-function revenueServices(type: InstitutionalType, rng: Random, days: number) {
-  switch (type) {
-    case 'inpatient':
-    case 'snf':
-      return REVENUE_LINES[type]
-        .slice(0, rng.int(2, REVENUE_LINES[type].length))
-        .map((service, i) => ({ service, quantity: i === 0 ? Math.max(1, days) : 1 }));
-    case 'outpatient':
-      return Array.from({ length: rng.int(1, 3) }, () => ({
-        service: rng.pick(REVENUE_LINES.outpatient),
-        quantity: 1,
-      }));
-    case 'hha':
-      return [{ service: rng.pick(REVENUE_LINES.hha), quantity: rng.int(4, 12) }];
-    case 'hospice':
-      return [{ service: rng.pick(REVENUE_LINES.hospice), quantity: days + 1 }];
-  }
-}
-
-function weighted<T>(rng: Random, choices: readonly [T, number][]): T {
-  let r = rng.next() * choices.reduce((s, [, w]) => s + w, 0);
-  for (const [value, w] of choices) {
-    r -= w;
-    if (r < 0) return value;
-  }
-  return choices[choices.length - 1]![0];
-}
-
-const sum = (lines: readonly RevenueLine[], key: keyof Amounts) =>
-  lines.reduce((total, line) => total + line.amounts[key], 0);
-
 /** A share of an amount, in whole cents. */
 const share = (cents: number, fraction: number) => Math.round(cents * fraction);
 
@@ -91,14 +60,14 @@ export function institutionalRows(draft: ClaimDraft): RifValues[] {
   const stay = type === 'inpatient' ? rng.pick(INPATIENT_STAYS) : undefined;
   const principal = stay && DIAGNOSES.find((d) => d.code === stay.diagnosis);
   const diagnoses = pickDiagnoses(draft, principal);
-  const lines: RevenueLine[] = revenueServices(type, rng, days).map(({ service, quantity }) => {
+  const lines: RevenueLine[] = revenueLines(type, rng, days).map(({ service, quantity }) => {
     const unitCents = rng.int(service.minCents, service.maxCents);
     return { service, quantity, unitCents, amounts: adjudicate(unitCents * quantity, draft.part, rng) };
   });
-  const discharge = weighted(rng, DISCHARGE_STATUS[type]);
+  const discharge = rng.choice(DISCHARGE_STATUS[type]);
   const fiProcessed = draft.endDay + rng.int(2, 30);
   const bill = TYPE_OF_BILL[type].code;
-  const paid = sum(lines, 'benefit');
+  const paid = lineTotal(lines, 'benefit');
   const claim: RifValues = {
     ...claimHeader(draft, fiProcessed + rng.int(1, 7)),
     FI_CLM_PROC_DT: rifDay(fiProcessed),
@@ -114,7 +83,7 @@ export function institutionalRows(draft: ClaimDraft): RifValues[] {
     ORG_NPI_NUM: facility.npi,
     AT_PHYSN_NPI: attending.npi,
     PTNT_DSCHRG_STUS_CD: discharge.code,
-    CLM_TOT_CHRG_AMT: money(sum(lines, 'submitted')),
+    CLM_TOT_CHRG_AMT: money(lineTotal(lines, 'submitted')),
     ...diagnosisColumns(diagnoses, type === 'inpatient'),
     FI_DOC_CLM_CNTL_NUM: controlNumber(rng, 14),
     ...KIND_COLUMNS[type](draft, { lines, discharge, diagnoses, stay, days }),
@@ -149,8 +118,8 @@ interface KindInput {
 const KIND_COLUMNS: Record<InstitutionalType, (draft: ClaimDraft, input: KindInput) => RifValues> = {
   inpatient(draft, { lines, discharge, diagnoses, stay, days }) {
     const { rng } = draft;
-    const paid = sum(lines, 'benefit');
-    const owed = sum(lines, 'eligible') - paid;
+    const paid = lineTotal(lines, 'benefit');
+    const owed = lineTotal(lines, 'eligible') - paid;
     const capital = share(paid, 0.06);
     const federal = share(capital, 0.9);
     const surgeon = RIF_CLINICIANS.find((c) => c.taxonomy.code === '207X00000X') ?? RIF_CLINICIANS[0]!;
@@ -204,7 +173,7 @@ const KIND_COLUMNS: Record<InstitutionalType, (draft: ClaimDraft, input: KindInp
     };
   },
   snf(draft, { lines, discharge, diagnoses, days }) {
-    const owed = sum(lines, 'eligible') - sum(lines, 'benefit');
+    const owed = lineTotal(lines, 'eligible') - lineTotal(lines, 'benefit');
     return {
       FI_CLM_ACTN_CD: '1',
       CLM_MCO_PD_SW: '0',
@@ -232,7 +201,7 @@ const KIND_COLUMNS: Record<InstitutionalType, (draft: ClaimDraft, input: KindInp
     };
   },
   outpatient(_draft, { lines, diagnoses }) {
-    const paid = sum(lines, 'benefit');
+    const paid = lineTotal(lines, 'benefit');
     return {
       CLM_MCO_PD_SW: '0',
       NCH_BENE_BLOOD_DDCTBL_LBLTY_AM: '0.00',
@@ -240,7 +209,7 @@ const KIND_COLUMNS: Record<InstitutionalType, (draft: ClaimDraft, input: KindInp
       RSN_VISIT_CD1: icdCode(diagnoses[0]!.code),
       RSN_VISIT_VRSN_CD1: '0',
       NCH_BENE_PTB_DDCTBL_AMT: '0.00',
-      NCH_BENE_PTB_COINSRNC_AMT: money(sum(lines, 'eligible') - paid),
+      NCH_BENE_PTB_COINSRNC_AMT: money(lineTotal(lines, 'eligible') - paid),
       CLM_OP_PRVDR_PMT_AMT: money(paid),
       CLM_OP_BENE_PMT_AMT: '0.00',
     };

@@ -12,6 +12,7 @@ import {
   claimHeader,
   controlNumber,
   diagnosisColumns,
+  lineTotal,
   pickDiagnoses,
   type ClaimDraft,
   type Diagnosis,
@@ -32,12 +33,9 @@ interface Line {
   readonly amounts: Amounts;
 }
 
-const total = (lines: readonly Line[], key: keyof Amounts) =>
-  lines.reduce((sum, line) => sum + line.amounts[key], 0);
-
 /** The claim-level amounts and codes carrier and DME claims share. */
 function paidClaim(draft: ClaimDraft, lines: readonly Line[], diagnoses: readonly Diagnosis[]): RifValues {
-  const paid = money(total(lines, 'benefit'));
+  const paid = money(lineTotal(lines, 'benefit'));
   return {
     CARR_CLM_ENTRY_CD: '1',
     CLM_DISP_CD: '01',
@@ -47,8 +45,8 @@ function paidClaim(draft: ClaimDraft, lines: readonly Line[], diagnoses: readonl
     CARR_CLM_PRVDR_ASGNMT_IND_SW: 'A',
     NCH_CLM_PRVDR_PMT_AMT: paid,
     NCH_CLM_BENE_PMT_AMT: '0.00',
-    NCH_CARR_CLM_SBMTD_CHRG_AMT: money(total(lines, 'submitted')),
-    NCH_CARR_CLM_ALOWD_AMT: money(total(lines, 'eligible')),
+    NCH_CARR_CLM_SBMTD_CHRG_AMT: money(lineTotal(lines, 'submitted')),
+    NCH_CARR_CLM_ALOWD_AMT: money(lineTotal(lines, 'eligible')),
     CARR_CLM_CASH_DDCTBL_APLD_AMT: '0.00',
     CARR_CLM_HCPCS_YR_CD: String(yearOf(draft.startDay) % 10),
     ...diagnosisColumns(diagnoses),
