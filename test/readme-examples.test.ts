@@ -70,6 +70,14 @@ describe('README examples', { skip: sharedDataMissing }, () => {
       LOG_LEVEL: 'info',
     });
     await waitHealthy(server, 120_000);
+    // The "ready" line is logged once the start-up summary is counted, which can come after the first answer.
+    for (
+      let waited = 0;
+      !server.output.join('').includes('"event":"ready"') && waited < 30_000;
+      waited += 100
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   });
 
   after(async () => {
