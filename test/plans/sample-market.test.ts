@@ -15,7 +15,7 @@ import {
   SERVICE_AREA_COLUMNS,
 } from '../../src/plans/tables/puf-columns.js';
 import { OOPC_BENEFIT_NAMES } from '../../src/plans/quote/oopc/services.js';
-import { createDatasetStore } from '../../src/storage/datasets.js';
+import { createDatasetStore, isPublicDataset } from '../../src/storage/datasets.js';
 import { migrate, type Storage } from '../../src/storage/connect.js';
 import { runCli } from '../helpers/cli.js';
 import { repoRoot } from '../helpers/processes.js';
@@ -480,11 +480,17 @@ describe('real data is never labelled', () => {
         year: file.kind === 'rating-areas' ? YEAR : undefined,
       });
     running.service.plans.samples.refresh();
-    const datasets = await createDatasetStore(storage.db).listDatasets();
-    // Each ingest replaced its kind's dataset: nothing is sample any more.
+    const all = await createDatasetStore(storage.db).listDatasets();
+    // Each ingest replaced its kind's dataset: no plan or price data is sample any more. The sandbox's
+    // synthetic claims stay sample, and are no plan data (the plan API does not list them).
+    const datasets = all.filter(isPublicDataset);
     assert.ok(
       datasets.every((d) => !d.sample),
       JSON.stringify(datasets),
+    );
+    assert.deepEqual(
+      all.filter((d) => !isPublicDataset(d)).map((d) => [d.kind, d.sample]),
+      [['rif', true]],
     );
     const response = await fetch(`${running.url}/api/v1/versions?apikey=${SANDBOX_KEY}`);
     const body = (await response.json()) as { name: string; sample: boolean }[];
