@@ -1,5 +1,6 @@
 /** The figures of one run, the console table, and the generated part of bench/RESULTS.md. */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { EobShape } from './eob.js';
 import type { LoadResult } from './load.js';
 
 export type BenchmarkName = 'refresh' | 'code' | 'eob-search' | 'eob-read';
@@ -11,8 +12,21 @@ const LABELS: Record<BenchmarkName, string> = {
   'eob-read': 'EOB read by id',
 };
 
+/** How a row names the shape of the EOBs it served. */
+export const SHAPE_NAMES: Record<EobShape, string> = {
+  carin: 'CARIN-generated',
+  bfd: 'BFD-shaped',
+};
+
+/** A row's benchmark as the tables name it: the EOB rows with their data's shape. */
+export function rowLabel(row: Pick<Row, 'benchmark' | 'shape'>): string {
+  return row.shape ? `${LABELS[row.benchmark]}, ${SHAPE_NAMES[row.shape]}` : LABELS[row.benchmark];
+}
+
 export interface Row {
   benchmark: BenchmarkName;
+  /** The EOB rows: the shape of the EOBs served. */
+  shape?: EobShape;
   database: string;
   date: string;
   machine: string;
@@ -30,13 +44,17 @@ export interface Row {
   autocannonMean: number | null;
   p50: number;
   p99: number;
+  /** The EOB rows: mean size of a 200 response's body, bytes (UTF-8). */
+  bytes?: number;
   /** Non-200 responses plus connection errors and timeouts. */
   errors: number;
   notes: string;
 }
 
+const BYTES_COLUMN = 'Bytes/response (mean)';
+
 const COLUMNS: [string, (r: Row) => string][] = [
-  ['Benchmark', (r) => LABELS[r.benchmark]],
+  ['Benchmark', rowLabel],
   ['Database', (r) => r.database],
   ['Date', (r) => r.date],
   ['Machine', (r) => r.machine],
@@ -49,6 +67,7 @@ const COLUMNS: [string, (r: Row) => string][] = [
   ['autocannon req/s', (r) => (r.autocannonMean === null ? '—' : r.autocannonMean.toFixed(0))],
   ['p50 (ms)', (r) => r.p50.toFixed(1)],
   ['p99 (ms)', (r) => r.p99.toFixed(1)],
+  [BYTES_COLUMN, (r) => (r.bytes === undefined ? '—' : r.bytes.toFixed(0))],
   ['Errors', (r) => String(r.errors)],
   ['Notes', (r) => r.notes],
 ];
@@ -84,10 +103,13 @@ consent pages, load from autocannon on the same machine (so the load generator s
   refresh token the previous response returned (HTTP Basic client authentication).
 - **authorization_code exchange**: a pool of fresh codes is issued through consent beforehand (codes live
   60 s), then every code is exchanged exactly once (\`amount\` = pool size), each connection on its own app.
-- **EOB search / read**: one enrollee (sandbox enrollee 0) holds 1,000 ExplanationOfBenefit resources,
-  loaded with \`openenroll fhir import\` before the server starts; one Bearer token from the real pages. The
+- **EOB search / read**: one enrollee (sandbox enrollee 0) holds 1,000 ExplanationOfBenefit resources in
+  one of two shapes, each on its own fresh database and server: CARIN-generated (its generated EOBs cloned,
+  loaded with \`openenroll fhir import\`) or BFD-shaped (its synthetic RIF claims cloned, loaded with
+  \`openenroll ingest rif\`), before the server starts; one Bearer token from the real pages. The
   connections share one cursor: search cycles through the pages \`?_count=10&startIndex=0…990\`, read through
-  the 1,000 ids. Every 200 is checked (total, page size and first entry; the id read).
+  the 1,000 ids. Every 200 is checked (total, page size and first entry; the id read) and its body's bytes
+  counted ("Bytes/response").
 
 Duration is load time, first request to last response (summed over code-exchange rounds); "Req/s (mean)"
 is 200 responses / duration; "autocannon req/s" is autocannon's mean of its per-second samples (not for
@@ -108,18 +130,52 @@ function tableLines(rows: Row[]): string[] {
   ];
 }
 
-/** Table rows already in the file, as raw lines keyed by "benchmark|database". */
+/**
+ * The EOB labels of rows written before the data came in two shapes: those runs served the CARIN-generated
+ * EOBs.
+ */
+const UNSHAPED_EOB_LABELS = new Map(
+  (['eob-search', 'eob-read'] as const).map((b) => [LABELS[b], rowLabel({ benchmark: b, shape: 'carin' })]),
+);
+
+/**
+ * A row line of an older table in today's columns: the bytes column added ("—") and an EOB row's label
+ * given the shape it served.
+ */
+function currentLine(line: string): string {
+  const cells = line
+    .split(/(?<!\\)\|/)
+    .slice(1, -1)
+    .map((c) => c.trim());
+  if (cells.length === COLUMNS.length - 1) {
+    cells.splice(
+      COLUMNS.findIndex(([name]) => name === BYTES_COLUMN),
+      0,
+      '—',
+    );
+  }
+  cells[0] = UNSHAPED_EOB_LABELS.get(cells[0]!) ?? cells[0]!;
+  return `| ${cells.join(' | ')} |`;
+}
+
+/** Table rows already in the file, as raw lines (in today's columns) keyed by "benchmark|database". */
 function existingRows(section: string): Map<string, string> {
   const rows = new Map<string, string>();
-  for (const line of section.split('\n')) {
-    if (!line.startsWith('| ') || line.startsWith('| Benchmark') || line.startsWith('| ---')) continue;
+  for (const raw of section.split('\n')) {
+    if (!raw.startsWith('| ') || raw.startsWith('| Benchmark') || raw.startsWith('| ---')) continue;
+    const line = currentLine(raw);
     const cells = line.split(/(?<!\\)\|/).map((c) => c.trim());
     rows.set(`${cells[1]}|${cells[2]}`, line);
   }
   return rows;
 }
 
-const ORDER = Object.values(LABELS);
+/** Row order: by benchmark (an EOB path's shapes together, CARIN first), then database. */
+const ORDER = (Object.keys(LABELS) as BenchmarkName[]).flatMap((benchmark) =>
+  benchmark.startsWith('eob-')
+    ? (Object.keys(SHAPE_NAMES) as EobShape[]).map((shape) => rowLabel({ benchmark, shape }))
+    : [LABELS[benchmark]],
+);
 
 /** Writes the new rows into `path`, replacing rows of the same benchmark and database. */
 export function updateResultsFile(path: string, rows: Row[]): void {

@@ -8,12 +8,41 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EOB_COUNT, EOB_ENROLLEE, eobData, readTargets, searchTargets, writeEobNdjson } from './eob.js';
+import {
+  bfdEobData,
+  countingBytes,
+  EOB_COUNT,
+  EOB_ENROLLEE,
+  EOB_SHAPES,
+  eobData,
+  eobTotal,
+  readTargets,
+  searchTargets,
+  writeBfdRif,
+  writeEobNdjson,
+  type EobShape,
+} from './eob.js';
 import { codeLoad, getLoad, refreshLoad, type LoadResult } from './load.js';
 import { CodeIssuer, prepareBearer, prepareFamilies } from './prepare.js';
 import { formatSummary, summariseProfile } from './profile.js';
-import { formatTable, updateResultsFile, type BenchmarkName, type Row } from './results.js';
-import { createDatabase, importFhirFile, registerApps, startServer, type DatabaseKind } from './server.js';
+import {
+  formatTable,
+  rowLabel,
+  SHAPE_NAMES,
+  updateResultsFile,
+  type BenchmarkName,
+  type Row,
+} from './results.js';
+import {
+  createDatabase,
+  importFhirFile,
+  registerApps,
+  runCli,
+  startServer,
+  type BenchDatabase,
+  type DatabaseKind,
+  type RunningServer,
+} from './server.js';
 
 /**
  * Without `openid`: an ID token is signed only when the scope holds it, and the reference harness's scope
@@ -26,8 +55,11 @@ const HELP = `Usage: npm run bench -- [options]
 
 Starts \`openenroll serve\` on a free loopback port over a fresh database, registers apps with the CLI,
 obtains tokens through the real login and consent pages, then loads POST /v2/o/token/ (refresh, code) or
-GET /v2/fhir/ExplanationOfBenefit/ (eob: 1,000 EOBs of one enrollee, imported with \`openenroll fhir
-import\` before the server starts; pages of 10 by startIndex, then reads by id) with autocannon.
+GET /v2/fhir/ExplanationOfBenefit/ (eob: 1,000 EOBs of one enrollee, loaded before the server starts; pages
+of 10 by startIndex, then reads by id) with autocannon. The EOBs come in two shapes, each on its own fresh
+database and server: carin (enrollee 0's generated CARIN EOBs, \`openenroll fhir import\`) and bfd (enrollee
+0's synthetic RIF claims, \`openenroll ingest rif\`, as Blue Button serves them); with both, the summary
+compares what each serves per second and its cost per byte.
 
 Options:
   --db <sqlite|postgres|both>   database(s) to run on (default: sqlite)
@@ -37,6 +69,9 @@ Options:
   --bench <refresh|code|eob|both|all>
                                 which benchmark(s) to run: both = refresh and code, all = the three
                                 (default: both)
+  --eob-shape <carin|bfd|both>  the EOB data set(s) the eob benchmark serves (default: both); the first
+                                is loaded into the server of refresh and code, each other one into a
+                                fresh database and server of its own
   --codes <n>                   most codes per round (default: 8000); codes live 60 s, so a round also
                                 stops issuing after --issue-budget seconds
   --issue-budget <s>            longest time spent issuing one round's codes (default: 30)
@@ -69,6 +104,8 @@ interface Options {
   duration: number;
   connections: number;
   benchmarks: ('refresh' | 'code' | 'eob')[];
+  /** The EOB data sets the eob benchmark serves, in order (empty without it). */
+  eobShapes: EobShape[];
   codes: number;
   issueBudget: number;
   warmup: number;
@@ -115,6 +152,7 @@ function parseOptions(argv: string[]): Options | 'help' {
       duration: { type: 'string' },
       connections: { type: 'string' },
       bench: { type: 'string' },
+      'eob-shape': { type: 'string' },
       codes: { type: 'string' },
       'issue-budget': { type: 'string' },
       warmup: { type: 'string' },
@@ -137,10 +175,16 @@ function parseOptions(argv: string[]): Options | 'help' {
   if (codes < connections) throw new UsageError('--codes must be at least --connections');
   const issueBudget = positive('issue-budget', values['issue-budget'], 30);
   if (issueBudget > 50) throw new UsageError('--issue-budget must leave time to use codes that live 60 s');
+  const benchmarks: Options['benchmarks'] =
+    bench === 'both' ? ['refresh', 'code'] : bench === 'all' ? ['refresh', 'code', 'eob'] : [bench];
+  const shape = choice('eob-shape', values['eob-shape'], [...EOB_SHAPES, 'both'] as const, 'both');
+  if (values['eob-shape'] !== undefined && !benchmarks.includes('eob')) {
+    throw new UsageError('--eob-shape is for --bench eob or all');
+  }
   return {
     databases: db === 'both' ? ['sqlite', 'postgres'] : [db],
-    benchmarks:
-      bench === 'both' ? ['refresh', 'code'] : bench === 'all' ? ['refresh', 'code', 'eob'] : [bench],
+    benchmarks,
+    eobShapes: !benchmarks.includes('eob') ? [] : shape === 'both' ? [...EOB_SHAPES] : [shape],
     duration,
     connections,
     codes,
@@ -239,9 +283,11 @@ function toRow(
   m: Measured,
   autocannonMean: number | null,
   notes: string,
+  eob?: { shape: EobShape; bytes: number },
 ): Row {
   return {
     benchmark,
+    ...(eob ? { shape: eob.shape } : {}),
     database,
     date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
     machine: machine(),
@@ -254,6 +300,7 @@ function toRow(
     autocannonMean,
     p50: percentile(m.latencies, 50),
     p99: percentile(m.latencies, 99),
+    ...(eob ? { bytes: eob.bytes } : {}),
     errors: m.errors,
     notes,
   };
@@ -274,38 +321,84 @@ function log(message: string) {
   console.log(`[${new Date().toISOString().slice(11, 19)}] ${message}`);
 }
 
-async function runOn(kind: DatabaseKind, options: Options, argv: string[], cleanup: Cleanup): Promise<Row[]> {
+/** One server under test over its own fresh database, and what the EOB benchmark loaded into it. */
+interface UnderTest {
+  kind: DatabaseKind;
+  database: BenchDatabase;
+  server: RunningServer;
+  /** The EOB ids in the server's search order, when EOB data was loaded. */
+  eobIds: string[];
+  profileDir: string | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * The CARIN-generated data set, written as NDJSON and loaded with `openenroll fhir import` (its own process).
+ * Loaded before the server starts, so its sandbox start finds claims data and loads none of its own.
+ */
+async function loadCarin(database: BenchDatabase, dir: string, sandboxEnrollees: number): Promise<string[]> {
+  const file = join(dir, 'eob.ndjson');
+  const data = eobData();
+  writeEobNdjson(file, data);
+  const started = Date.now();
+  const report = await importFhirFile(database, file, sandboxEnrollees);
+  log(
+    `eob carin: imported ${JSON.stringify(report.counts)} for sandbox enrollee ${EOB_ENROLLEE} ` +
+      `(${report.linkedPatients} patient linked) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  if (report.counts.ExplanationOfBenefit !== EOB_COUNT || report.linkedPatients !== 1) {
+    throw new Error(`eob carin: the import did not load ${EOB_COUNT} EOBs of one linked patient`);
+  }
+  return data.ids;
+}
+
+/**
+ * The BFD-shaped data set, written as RIF files (beneficiary, history and claim files) and loaded with
+ * `openenroll ingest rif` (its own process), before the server starts. The sandbox accounts the server
+ * creates at its start own the Patient by its id.
+ */
+async function loadBfd(database: BenchDatabase, dir: string): Promise<string[]> {
+  const data = bfdEobData();
+  const rifDir = writeBfdRif(join(dir, 'rif'), data);
+  const started = Date.now();
+  const output = await runCli(database, ['ingest', 'rif', rifDir, '--sample', '--json']);
+  const summary = JSON.parse(output.trim().split('\n').pop()!) as {
+    read: number;
+    stored: number;
+    rejectedCount: number;
+  };
+  log(
+    `eob bfd: ingested ${summary.read} RIF rows (${data.records.length} records) into ${summary.stored} ` +
+      `resources for sandbox enrollee ${EOB_ENROLLEE} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  if (summary.rejectedCount !== 0)
+    throw new Error(`eob bfd: the ingest rejected ${summary.rejectedCount} rows`);
+  return data.ids;
+}
+
+/** A fresh database of `kind`, `shape`'s EOBs loaded into it (if any), and a server started over it. */
+async function startUnderTest(
+  kind: DatabaseKind,
+  options: Options,
+  cleanup: Cleanup,
+  sandboxEnrollees: number,
+  shape: EobShape | undefined,
+): Promise<UnderTest> {
   const database = await createDatabase(kind, options.postgresUrl);
   cleanup.push(() => database.drop());
   let profileDir: string | undefined;
   if (options.cpuProfDir) {
-    profileDir = join(options.cpuProfDir, `${kind}-${Date.now()}`);
+    profileDir = join(options.cpuProfDir, `${kind}${shape ? `-${shape}` : ''}-${Date.now()}`);
     mkdirSync(profileDir, { recursive: true });
   }
-  // The code benchmark issues each round's codes from distinct (app, enrollee) pairs.
-  const sandboxEnrollees = options.benchmarks.includes('code')
-    ? Math.max(2, Math.ceil(options.codes / options.connections))
-    : 2;
   let eobIds: string[] = [];
-  if (options.benchmarks.includes('eob')) {
-    // Imported before the server starts, so its sandbox start finds claims data and loads none of its own.
+  if (shape) {
     const dir = mkdtempSync(join(tmpdir(), 'openenroll-bench-eob-'));
     cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
-    const file = join(dir, 'eob.ndjson');
-    const data = eobData();
-    writeEobNdjson(file, data);
-    eobIds = data.ids;
-    const started = Date.now();
-    const report = await importFhirFile(database, file, sandboxEnrollees);
-    log(
-      `eob: imported ${JSON.stringify(report.counts)} for sandbox enrollee ${EOB_ENROLLEE} ` +
-        `(${report.linkedPatients} patient linked) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-    );
-    if (report.counts.ExplanationOfBenefit !== EOB_COUNT || report.linkedPatients !== 1) {
-      throw new Error(`eob: the import did not load ${EOB_COUNT} EOBs of one linked patient`);
-    }
+    eobIds =
+      shape === 'carin' ? await loadCarin(database, dir, sandboxEnrollees) : await loadBfd(database, dir);
   }
-  log(`${database.label}: starting the server`);
+  log(`${database.label}: starting the server${shape ? ` (${shape} EOBs)` : ''}`);
   const server = await startServer({
     database,
     sandboxEnrollees,
@@ -313,14 +406,33 @@ async function runOn(kind: DatabaseKind, options: Options, argv: string[], clean
     nodeArgs: options.serverNodeArgs,
   });
   let closed = false;
-  const closeServer = async () => {
+  const close = async () => {
     if (closed) return;
     closed = true;
     await server.close();
   };
-  cleanup.push(closeServer);
+  cleanup.push(close);
   log(`server pid ${server.pid} listening on ${server.url}`);
+  return { kind, database, server, eobIds, profileDir, close };
+}
 
+/** Stops the server and prints what it was asked to keep: its output (verbose) and its CPU profile. */
+async function stopUnderTest(underTest: UnderTest, options: Options): Promise<void> {
+  await underTest.close();
+  if (options.verbose && underTest.server.output().trim()) {
+    console.log(`server output (last 20 kB):\n${underTest.server.output().trimEnd()}`);
+  }
+  if (underTest.profileDir) {
+    const files = readdirSync(underTest.profileDir).filter((f) => f.endsWith('.cpuprofile'));
+    for (const file of files) {
+      console.log(`\nCPU profile ${join(underTest.profileDir, file)} (server process, ${underTest.kind}):`);
+      console.log(formatSummary(summariseProfile(join(underTest.profileDir, file))));
+    }
+  }
+}
+
+async function runTokenBenchmarks(underTest: UnderTest, options: Options, argv: string[]): Promise<Row[]> {
+  const { database, server } = underTest;
   const rows: Row[] = [];
   const C = options.connections;
   if (options.benchmarks.includes('refresh')) {
@@ -391,49 +503,92 @@ async function runOn(kind: DatabaseKind, options: Options, argv: string[], clean
       ),
     );
   }
+  return rows;
+}
 
-  if (options.benchmarks.includes('eob')) {
-    const [app] = await registerApps(database, 'Bench eob', 1);
-    const bearer = await prepareBearer(server.url, app!, EOB_ENROLLEE);
-    const searches = searchTargets(eobIds);
-    const reads = readTargets(eobIds);
-    if (options.warmup > 0) {
-      const half = options.warmup / 2;
-      reportLoad('eob search warm-up', await getLoad(server.url, bearer, searches, C, half), options);
-      reportLoad('eob read warm-up', await getLoad(server.url, bearer, reads, C, half), options);
-    }
-    const runs = [
-      ['eob-search', searches, `startIndex 0…${eobIds.length - 10} cycled`],
-      ['eob-read', reads, `${eobIds.length} ids cycled`],
-    ] as const;
-    for (const [name, targets, what] of runs) {
-      log(`${name}: ${EOB_COUNT} EOBs of 1 enrollee, ${what}; ${C} connections for ${options.duration} s`);
-      const load = await getLoad(server.url, bearer, targets, C, options.duration);
-      reportLoad(name, load, options);
-      rows.push(
-        toRow(
-          name,
-          database.label,
-          options,
-          argv,
-          measure([load]),
-          load.result.requests.average,
-          `${EOB_COUNT} EOBs, 1 enrollee; ${what}; warm-up ${options.warmup} s (half search, half read)`,
-        ),
-      );
-    }
-  }
+/** What each shape's data set is and how it was loaded, for the rows' notes. */
+const SHAPE_NOTES: Record<EobShape, string> = {
+  carin: 'enrollee 0 generated CARIN EOBs cloned, fhir import',
+  bfd: 'enrollee 0 synthetic RIF claims cloned, ingest rif',
+};
 
-  await closeServer();
-  if (options.verbose && server.output().trim()) {
-    console.log(`server output (last 20 kB):\n${server.output().trimEnd()}`);
+/** EOB search, then read, on a server holding `shape`'s 1,000 EOBs of sandbox enrollee 0. */
+async function runEobBenchmark(
+  underTest: UnderTest,
+  shape: EobShape,
+  options: Options,
+  argv: string[],
+): Promise<Row[]> {
+  const { database, server, eobIds } = underTest;
+  const C = options.connections;
+  const [app] = await registerApps(database, 'Bench eob', 1);
+  const bearer = await prepareBearer(server.url, app!, EOB_ENROLLEE);
+  const total = await eobTotal(server.url, bearer);
+  if (total !== EOB_COUNT || eobIds.length !== EOB_COUNT) {
+    throw new Error(
+      `eob ${shape}: the server holds ${total} EOBs of enrollee ${EOB_ENROLLEE}, not ${EOB_COUNT}`,
+    );
   }
-  if (profileDir) {
-    const files = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
-    for (const file of files) {
-      console.log(`\nCPU profile ${join(profileDir, file)} (server process, ${kind}):`);
-      console.log(formatSummary(summariseProfile(join(profileDir, file))));
-    }
+  const searches = searchTargets(eobIds);
+  const reads = readTargets(eobIds);
+  if (options.warmup > 0) {
+    const half = options.warmup / 2;
+    reportLoad(`eob ${shape} search warm-up`, await getLoad(server.url, bearer, searches, C, half), options);
+    reportLoad(`eob ${shape} read warm-up`, await getLoad(server.url, bearer, reads, C, half), options);
+  }
+  const runs = [
+    ['eob-search', searches, `startIndex 0…${eobIds.length - 10} cycled`],
+    ['eob-read', reads, `${eobIds.length} ids cycled`],
+  ] as const;
+  const rows: Row[] = [];
+  for (const [name, targets, what] of runs) {
+    log(
+      `${name} ${shape}: ${EOB_COUNT} EOBs of 1 enrollee, ${what}; ${C} connections for ${options.duration} s`,
+    );
+    const counted = countingBytes(targets);
+    const load = await getLoad(server.url, bearer, counted.targets, C, options.duration);
+    reportLoad(`${name} ${shape}`, load, options);
+    const bytes = counted.served.responses ? counted.served.bytes / counted.served.responses : 0;
+    rows.push(
+      toRow(
+        name,
+        database.label,
+        options,
+        argv,
+        measure([load]),
+        load.result.requests.average,
+        `${EOB_COUNT} EOBs, 1 enrollee (${SHAPE_NOTES[shape]}); ${what}; warm-up ${options.warmup} s ` +
+          '(half search, half read)',
+        { shape, bytes },
+      ),
+    );
+  }
+  return rows;
+}
+
+/**
+ * The benchmarks on one kind of database: refresh and code on one server, which also holds the first EOB
+ * data set and serves the eob benchmark over it; each further data set on a fresh database and server of its
+ * own (two shapes of the same enrollee's claims cannot share a store: the same Patient, different EOBs).
+ */
+async function runOn(kind: DatabaseKind, options: Options, argv: string[], cleanup: Cleanup): Promise<Row[]> {
+  const rows: Row[] = [];
+  const tokens = options.benchmarks.some((b) => b === 'refresh' || b === 'code');
+  // The code benchmark issues each round's codes from distinct (app, enrollee) pairs.
+  const sandboxEnrollees = options.benchmarks.includes('code')
+    ? Math.max(2, Math.ceil(options.codes / options.connections))
+    : 2;
+  const [first, ...others] = options.eobShapes;
+  if (tokens || first) {
+    const underTest = await startUnderTest(kind, options, cleanup, sandboxEnrollees, first);
+    rows.push(...(await runTokenBenchmarks(underTest, options, argv)));
+    if (first) rows.push(...(await runEobBenchmark(underTest, first, options, argv)));
+    await stopUnderTest(underTest, options);
+  }
+  for (const shape of others) {
+    const underTest = await startUnderTest(kind, options, cleanup, 2, shape);
+    rows.push(...(await runEobBenchmark(underTest, shape, options, argv)));
+    await stopUnderTest(underTest, options);
   }
   return rows;
 }
@@ -475,16 +630,17 @@ async function main(): Promise<number> {
     const verdict = refreshSqlite.rps >= 2000 ? 'meets' : 'is BELOW';
     console.log(`\nSQLite refresh grants: ${refreshSqlite.rps.toFixed(0)}/s ${verdict} the 2,000/s target`);
   }
-  const searchSqlite = rows.find((r) => r.benchmark === 'eob-search' && r.database.startsWith('SQLite'));
-  if (searchSqlite) {
-    const verdict = searchSqlite.p50 < 5 ? 'meets' : 'is ABOVE';
+  for (const search of rows.filter((r) => r.benchmark === 'eob-search' && r.database.startsWith('SQLite'))) {
+    const verdict = search.p50 < 5 ? 'meets' : 'is ABOVE';
     console.log(
-      `SQLite EOB pages of 10: median ${searchSqlite.p50.toFixed(1)} ms with ${searchSqlite.connections} ` +
-        `connections ${verdict} the 5 ms target`,
+      `SQLite EOB pages of 10${search.shape ? ` (${SHAPE_NAMES[search.shape]})` : ''}: median ` +
+        `${search.p50.toFixed(1)} ms with ${search.connections} connections ${verdict} the 5 ms target`,
     );
   }
   const ratios = databaseRatios(rows);
   if (ratios) console.log(`\n${ratios}`);
+  const costs = shapeCosts(rows);
+  if (costs) console.log(`\n${costs}`);
   if (options.write && rows.length) {
     updateResultsFile(RESULTS_FILE, rows);
     console.log(`updated ${RESULTS_FILE}`);
@@ -503,14 +659,46 @@ function databaseRatios(rows: readonly Row[]): string | undefined {
     '| Benchmark | PostgreSQL req/s | SQLite req/s | PostgreSQL ÷ SQLite | PostgreSQL p99 (ms) | SQLite p99 (ms) | p99 PostgreSQL ÷ SQLite |',
     '| --- | --- | --- | --- | --- | --- | --- |',
   ];
-  for (const benchmark of [...new Set(rows.map((r) => r.benchmark))]) {
-    const pgRow = rows.find((r) => r.benchmark === benchmark && r.database.startsWith('PostgreSQL'));
-    const sqliteRow = rows.find((r) => r.benchmark === benchmark && r.database.startsWith('SQLite'));
+  for (const label of [...new Set(rows.map(rowLabel))]) {
+    const pgRow = rows.find((r) => rowLabel(r) === label && r.database.startsWith('PostgreSQL'));
+    const sqliteRow = rows.find((r) => rowLabel(r) === label && r.database.startsWith('SQLite'));
     if (!pgRow || !sqliteRow) continue;
     lines.push(
-      `| ${benchmark} | ${pgRow.rps.toFixed(0)} | ${sqliteRow.rps.toFixed(0)} | ${(pgRow.rps / sqliteRow.rps).toFixed(2)} | ` +
+      `| ${label} | ${pgRow.rps.toFixed(0)} | ${sqliteRow.rps.toFixed(0)} | ${(pgRow.rps / sqliteRow.rps).toFixed(2)} | ` +
         `${pgRow.p99.toFixed(1)} | ${sqliteRow.p99.toFixed(1)} | ${(pgRow.p99 / sqliteRow.p99).toFixed(2)} |`,
     );
+  }
+  return lines.length > 3 ? lines.join('\n') : undefined;
+}
+
+/** Megabytes (10^6 bytes) of response bodies served per second. */
+const megabytesPerSecond = (row: Row) => (row.rps * (row.bytes ?? 0)) / 1e6;
+
+/**
+ * With both EOB shapes in one run: per database and path, each shape's req/s, mean body size and MB/s, and
+ * bfd ÷ carin of the bytes per response and of the time per byte served — (1 / req/s) / bytes, so the ratio
+ * is carin's MB/s over bfd's: below 1 the larger BFD-shaped EOBs cost less per byte than the CARIN ones.
+ */
+function shapeCosts(rows: readonly Row[]): string | undefined {
+  const lines = [
+    'EOB shapes, same run (cost per byte = time per response ÷ bytes per response):',
+    '| Database | Path | CARIN req/s | CARIN bytes | CARIN MB/s | BFD req/s | BFD bytes | BFD MB/s | bytes BFD ÷ CARIN | cost per byte BFD ÷ CARIN |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const database of [...new Set(rows.map((r) => r.database))]) {
+    for (const benchmark of ['eob-search', 'eob-read'] as const) {
+      const of = (shape: EobShape) =>
+        rows.find((r) => r.database === database && r.benchmark === benchmark && r.shape === shape);
+      const carin = of('carin');
+      const bfd = of('bfd');
+      if (!carin?.bytes || !bfd?.bytes || !carin.rps || !bfd.rps) continue;
+      lines.push(
+        `| ${database} | ${benchmark} | ${carin.rps.toFixed(0)} | ${carin.bytes.toFixed(0)} | ` +
+          `${megabytesPerSecond(carin).toFixed(1)} | ${bfd.rps.toFixed(0)} | ${bfd.bytes.toFixed(0)} | ` +
+          `${megabytesPerSecond(bfd).toFixed(1)} | ${(bfd.bytes / carin.bytes).toFixed(2)} | ` +
+          `${(megabytesPerSecond(carin) / megabytesPerSecond(bfd)).toFixed(2)} |`,
+      );
+    }
   }
   return lines.length > 3 ? lines.join('\n') : undefined;
 }
