@@ -105,7 +105,7 @@ const layers = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'bin/', '.scratch/', '.bench-tmp/'] },
+  { ignores: ['node_modules/', 'data/', 'bin/', 'dist/', '.dist-*/', '.scratch/', '.bench-tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

@@ -1,4 +1,5 @@
-import { parentPort, Worker, workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { startWorker } from '../../shared/worker-boot.js';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { openTabular } from '../sources/tabular.js';
@@ -61,11 +62,6 @@ interface Job {
 const ROWS_PER_BATCH = 2000;
 const BATCHES_AHEAD = 4;
 
-// The worker runs the TypeScript sources as the CLI does: tsx registers its loader in the new thread first.
-const BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
-  .then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); })
-  .then((rows) => rows.serveRows());`;
-
 /**
  * Reads `file` in a worker thread with the `kind` format that `module` exports: yields the header, then
  * batches of rows; the worker reads ahead by at most a few batches. Stopping early (a missing column, too
@@ -78,7 +74,7 @@ export async function* rowsInThread(
   year: number | undefined,
 ): AsyncGenerator<HeaderMessage | RowsMessage> {
   const job: Job = { module, kind, file, year };
-  const worker = new Worker(BOOT, { eval: true, execArgv: [], workerData: job });
+  const worker = startWorker(import.meta.url, 'serveRows', { execArgv: [], workerData: job });
   const queue: WorkerMessage[] = [];
   let failure: Error | undefined;
   let exited = false;
