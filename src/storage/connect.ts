@@ -15,6 +15,7 @@ import {
   type DialectAdapter,
   type MigrationLockOptions,
   type MigrationProvider,
+  type KyselyConfig,
 } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
@@ -62,6 +63,11 @@ export interface ConnectOptions {
    * sends no error of its own). 0: no limit, for long batch work.
    */
   queryTimeoutMs?: number;
+  /**
+   * Told the SQL text of every statement the handle sends, `begin` and `commit` included: one call per
+   * round trip to PostgreSQL (tests count them per request path, test/storage/round-trips.test.ts).
+   */
+  onStatement?: (sql: string) => void;
 }
 
 // int8 (count(*), bigint columns) arrives as text from pg; our bigints are epoch milliseconds, well inside 2^53.
@@ -69,11 +75,17 @@ pg.types.setTypeParser(20, (value) => Number(value));
 
 /** Opens `sqlite:<path>` (created on demand) or `postgres://…`. */
 export async function connect(url: string, options: ConnectOptions = {}): Promise<Storage> {
-  if (url.startsWith('sqlite:')) return connectSqlite(url.slice('sqlite:'.length));
+  if (url.startsWith('sqlite:')) return connectSqlite(url.slice('sqlite:'.length), options);
   return connectPostgres(url, options);
 }
 
-function connectSqlite(path: string): Storage {
+/** Kysely's log hook, when somebody listens to the statements. */
+function statementLog(options: ConnectOptions): Pick<KyselyConfig, 'log'> {
+  const listener = options.onStatement;
+  return listener ? { log: (event) => listener(event.query.sql) } : {};
+}
+
+function connectSqlite(path: string, options: ConnectOptions): Storage {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SqliteDatabase(path);
   // busy_timeout first: switching to WAL needs a lock another instance may briefly hold.
@@ -89,6 +101,7 @@ function connectSqlite(path: string): Storage {
   sqlite.pragma('wal_autocheckpoint = 10000');
   const db = new Kysely<Database>({
     dialect: new LockingSqliteDialect({ database: withStatementCache(sqlite) }),
+    ...statementLog(options),
   });
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   return {
@@ -205,7 +218,7 @@ async function connectPostgres(url: string, options: ConnectOptions): Promise<St
   guardConnections(pool, (error) => {
     for (const listener of listeners) listener(error);
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...statementLog(options) });
   const { rows } = await pool.query<{ schema: string }>('select current_schema() as schema');
   const current = rows[0]?.schema ?? 'public';
   return {
