@@ -37,8 +37,16 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** Spawns `node bin/openenroll.js serve` on `port` with the given settings added to a clean environment. */
-export function spawnServer(name: string, port: number, env: Record<string, string>): ServerProcess {
+/**
+ * Spawns `node bin/openenroll.js serve` (or another entry of the CLI, such as the compiled dist/main.js) on
+ * `port` with the given settings added to a clean environment.
+ */
+export function spawnServer(
+  name: string,
+  port: number,
+  env: Record<string, string>,
+  entry = 'bin/openenroll.js',
+): ServerProcess {
   const base: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined || k.startsWith('NODE_TEST') || k === 'NODE_OPTIONS') continue;
@@ -46,7 +54,7 @@ export function spawnServer(name: string, port: number, env: Record<string, stri
       continue;
     base[k] = v;
   }
-  const child = spawn(process.execPath, ['bin/openenroll.js', 'serve'], {
+  const child = spawn(process.execPath, [entry, 'serve'], {
     cwd: repoRoot,
     env: { ...base, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

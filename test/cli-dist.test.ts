@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import type { IngestSummary } from '../src/ingest/engine/report.js';
+import { nppesCsv, registryRecords } from './helpers/npi-fixture.js';
+import { freePort, repoRoot, spawnServer, stopServer, waitHealthy } from './helpers/processes.js';
+import { createTestDatabase, redisEnv, type TestDatabase } from './helpers/service.js';
+import { skipWithoutSharedData } from './helpers/shared-data.js';
+
+const run = promisify(execFile);
+
+/** Runs `node <entry> <args>` from the repository root with `env` added. */
+async function node(entry: string, args: string[], env: Record<string, string> = {}) {
+  return run(process.execPath, [entry, ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+  });
+}
+
+describe('the compiled CLI (dist/, as npm ci builds it)', () => {
+  let database: TestDatabase;
+  let work: string;
+  before(async () => {
+    // What `npm ci` runs through `prepare`.
+    await run('npm', ['run', 'build'], { cwd: repoRoot });
+    database = createTestDatabase();
+    await (await database.open()).close(); // on PostgreSQL, the suite's schema
+    work = mkdtempSync(join(tmpdir(), 'openenroll-dist-'));
+  });
+  after(async () => {
+    await database.drop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test('--help lists the commands, from dist/ and through the bin', async () => {
+    const compiled = await node('dist/main.js', ['--help']);
+    assert.match(compiled.stdout, /^Usage: openenroll/m);
+    assert.match(compiled.stdout, /serve/);
+    assert.match(compiled.stdout, /ingest/);
+    const bin = await node('bin/openenroll.js', ['--help']);
+    assert.equal(bin.stdout, compiled.stdout);
+  });
+
+  test('serve from dist/ migrates a new database, answers /health, and finds its templates and stylesheet', async () => {
+    const server = spawnServer(
+      'dist service',
+      await freePort(),
+      { DATABASE_URL: database.processUrl, LOG_LEVEL: 'warn', SANDBOX_ENROLLEES: '3', ...redisEnv() },
+      'dist/main.js',
+    );
+    try {
+      await waitHealthy(server);
+      const health = await fetch(`${server.url}/health`);
+      assert.equal(health.status, 200);
+      await health.arrayBuffer();
+      // An error page is rendered from the eta templates copied beside the compiled modules.
+      const page = await fetch(`${server.url}/v2/o/authorize/?client_id=nobody&response_type=code`);
+      assert.equal(page.status, 400);
+      const html = await page.text();
+      assert.match(html, /^<!doctype html>/i);
+      assert.match(html, /Application does not exist \(client_id\)/);
+      assert.match(html, /href="\/static\/pages\.css"/);
+      const css = await fetch(`${server.url}/static/pages.css`);
+      assert.equal(css.status, 200);
+      assert.match(await css.text(), /\{[^}]*\}/);
+    } finally {
+      await stopServer(server);
+    }
+  });
+
+  test(
+    'ingest reads a file in a worker thread from dist/ (compiled module, no tsx)',
+    { skip: skipWithoutSharedData('providers/npi_registry_api_samples') },
+    async () => {
+      const records = registryRecords();
+      const file = join(work, 'npidata.csv');
+      writeFileSync(file, nppesCsv(records));
+      const { stdout } = await node('dist/main.js', ['ingest', 'nppes', file, '--json'], {
+        DATABASE_URL: database.processUrl,
+      });
+      const summary = JSON.parse(stdout) as IngestSummary;
+      assert.equal(summary.read, records.length, stdout);
+      assert.equal(summary.rejectedCount, 0, stdout);
+      assert.ok(summary.stored >= records.length, stdout);
+    },
+  );
+});
+
+describe('bin/openenroll.js chooses dist/ only when it is as new as src/', () => {
+  let tree: string;
+  const now = Date.now() / 1000;
+  const which = async () =>
+    (await run(process.execPath, [join(tree, 'bin', 'openenroll.js')], { cwd: tree })).stdout.trim();
+  before(() => {
+    // A checkout in miniature: the real bin, the real node_modules (tsx), a source and a build that say
+    // which of them ran.
+    tree = mkdtempSync(join(tmpdir(), 'openenroll-bin-'));
+    mkdirSync(join(tree, 'bin'));
+    copyFileSync(join(repoRoot, 'bin', 'openenroll.js'), join(tree, 'bin', 'openenroll.js'));
+    writeFileSync(join(tree, 'package.json'), '{ "type": "module" }\n');
+    symlinkSync(join(repoRoot, 'node_modules'), join(tree, 'node_modules'));
+    mkdirSync(join(tree, 'src', 'commands'), { recursive: true });
+    writeFileSync(join(tree, 'src', 'main.ts'), "const ran: string = 'src';\nconsole.log(ran);\n");
+    writeFileSync(join(tree, 'src', 'commands', 'serve.ts'), 'export {};\n');
+  });
+  after(() => rmSync(tree, { recursive: true, force: true }));
+
+  /** Sets every source's (and folder's) modification time to `seconds`. */
+  const sourcesAt = (seconds: number) => {
+    for (const path of ['src/commands/serve.ts', 'src/commands', 'src/main.ts', 'src']) {
+      utimesSync(join(tree, path), seconds, seconds);
+    }
+  };
+  const buildAt = (seconds: number) => {
+    mkdirSync(join(tree, 'dist'), { recursive: true });
+    writeFileSync(join(tree, 'dist', 'main.js'), "console.log('dist');\n");
+    writeFileSync(join(tree, 'dist', 'build.json'), JSON.stringify({ startedAt: seconds * 1000 }));
+  };
+
+  test('no build: the sources, through tsx', async () => {
+    sourcesAt(now - 60);
+    assert.equal(await which(), 'src');
+  });
+
+  test('a build begun after the last change of the sources: dist/', async () => {
+    sourcesAt(now - 60);
+    buildAt(now - 30);
+    assert.equal(await which(), 'dist');
+  });
+
+  test('a source edited after the build, however deep: the sources', async () => {
+    buildAt(now - 30);
+    sourcesAt(now - 60);
+    utimesSync(join(tree, 'src', 'commands', 'serve.ts'), now - 10, now - 10);
+    assert.equal(await which(), 'src');
+  });
+
+  test('a source removed after the build (its folder changed): the sources', async () => {
+    buildAt(now - 30);
+    sourcesAt(now - 60);
+    utimesSync(join(tree, 'src', 'commands'), now - 10, now - 10);
+    assert.equal(await which(), 'src');
+  });
+
+  test('a build whose stamp is unreadable: the sources', async () => {
+    buildAt(now - 30);
+    sourcesAt(now - 60);
+    writeFileSync(join(tree, 'dist', 'build.json'), '{');
+    assert.equal(await which(), 'src');
+  });
+
+  test('a deployment that ships dist/ without src/: dist/', async () => {
+    buildAt(now - 30);
+    rmSync(join(tree, 'src'), { recursive: true });
+    assert.equal(await which(), 'dist');
+  });
+});
