@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createApiKeyStore } from '../../src/plans/store/api-keys.js';
-import { migrate, type Storage } from '../../src/storage/connect.js';
+import { connect, migrate, type Storage } from '../../src/storage/connect.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/service.js';
 
 const LIMITS = { perSecond: 10, perMinute: 100, expiresAt: null };
@@ -28,7 +28,7 @@ describe('API keys kept between lookups are never stale', () => {
     await database.drop();
   });
 
-  it('SQLite has the change counter, PostgreSQL does not (every lookup reads the row there)', () => {
+  it('SQLite has the change counter, PostgreSQL does not (a key is kept there for a lease)', () => {
     assert.equal(typeof first.changeCounter, database.url.startsWith('sqlite:') ? 'function' : 'undefined');
   });
 
@@ -60,5 +60,28 @@ describe('API keys kept between lookups are never stale', () => {
     assert.equal((await reader.findKey(key))?.revokedAt, 3_000);
     await reader.deleteKey(record.id);
     assert.equal(await reader.findKey(key), undefined);
+  });
+
+  it('a key found is read once, and its revocation elsewhere returns only once the reader refuses it', async () => {
+    // A reader that notes its statements: after the first lookup the key comes from what it kept.
+    const noted: string[] = [];
+    const counted = await connect(database.url, {
+      ...(database.schema === undefined ? {} : { schema: database.schema }),
+      onStatement: (sql) => noted.push(sql),
+    });
+    try {
+      const reader = createApiKeyStore(counted.db, counted.changeCounter);
+      const writer = createApiKeyStore(second.db, second.changeCounter);
+      const { key, record } = await writer.createKey({ name: 'kept', ...LIMITS }, 1_000);
+      assert.equal((await reader.findKey(key))?.revokedAt, null);
+      const before = noted.length;
+      assert.equal((await reader.findKey(key))?.revokedAt, null);
+      assert.equal(noted.length, before, 'the second lookup sent nothing');
+      // The reader kept the live row; the revocation is confirmed only once the reader can no longer use it.
+      assert.equal(await writer.revokeKey(record.id, 2_000), true);
+      assert.equal((await reader.findKey(key))?.revokedAt, 2_000);
+    } finally {
+      await counted.close();
+    }
   });
 });

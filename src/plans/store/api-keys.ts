@@ -44,13 +44,21 @@ function toKey(row: Database['api_keys']): ApiKey {
  *
  * Every plan-API request looks its key up: the keys read are kept between writes (storage/kept-reads.ts),
  * so a key revoked by the CLI or another instance is refused from the next request on. `api_keys` is
- * written only through this store, and each write here forgets what was kept.
+ * written only through this store, and each write here forgets what was kept; on PostgreSQL a key is kept
+ * for `KEY_LEASE_MS` and a write that changes or removes a key returns once no instance can still use
+ * the old row (docs/decisions.md#kept-reads-on-postgresql).
  */
+/**
+ * How long an instance on PostgreSQL answers from a key it read: a revocation waits this long before it
+ * is confirmed. At thousands of requests a second, a key is read about twice a second per instance.
+ */
+export const KEY_LEASE_MS = 500;
+
 export function createApiKeyStore(db: Kysely<Database>, changeCounter?: () => number) {
   const findByHash = preparedQuery<'hash', Database['api_keys']>(db, (p) =>
     db.selectFrom('api_keys').selectAll().where('key_hash', '=', p('hash')),
   );
-  const kept = keptReads<ApiKey | undefined>(db, 'api_keys', changeCounter);
+  const kept = keptReads<ApiKey | undefined>(db, 'api_keys', changeCounter, { leaseMs: KEY_LEASE_MS });
   return {
     async createKey(input: NewApiKey, now: number): Promise<{ key: string; record: ApiKey }> {
       const key = input.key ?? randomBytes(16).toString('hex');
@@ -71,7 +79,7 @@ export function createApiKeyStore(db: Kysely<Database>, changeCounter?: () => nu
 
     /**
      * Creates or replaces the key with this id (hash, limits, live again): several instances may start at
-     * once, and each leaves the same row.
+     * once, and each leaves the same row. A start that finds the row as it would write it writes nothing.
      */
     async putKey(input: NewApiKey & { id: string; key: string }, now: number): Promise<void> {
       const values = {
@@ -82,17 +90,33 @@ export function createApiKeyStore(db: Kysely<Database>, changeCounter?: () => nu
         expires_at: input.expiresAt,
         revoked_at: null,
       };
+      const stored = await db
+        .selectFrom('api_keys')
+        .select(['name', 'key_hash', 'per_second', 'per_minute', 'expires_at', 'revoked_at'])
+        .where('id', '=', input.id)
+        .executeTakeFirst();
+      const current = stored && {
+        ...stored,
+        per_second: Number(stored.per_second),
+        per_minute: Number(stored.per_minute),
+        expires_at: instant(stored.expires_at),
+        revoked_at: instant(stored.revoked_at),
+      };
+      const fields = Object.keys(values) as (keyof typeof values)[];
+      if (current && fields.every((k) => current[k] === values[k])) return;
       await db
         .insertInto('api_keys')
         .values({ id: input.id, created_at: now, ...values })
         .onConflict((oc) => oc.column('id').doUpdateSet(values))
         .execute();
-      kept.forget();
+      if (stored) await kept.written();
+      else kept.forget();
     },
 
     async deleteKey(id: string): Promise<void> {
-      await db.deleteFrom('api_keys').where('id', '=', id).execute();
-      kept.forget();
+      const result = await db.deleteFrom('api_keys').where('id', '=', id).executeTakeFirst();
+      if (result.numDeletedRows > 0n) await kept.written();
+      else kept.forget();
     },
 
     /** The key a request presents, if it exists at all (the caller checks revocation and expiry). */
@@ -117,8 +141,10 @@ export function createApiKeyStore(db: Kysely<Database>, changeCounter?: () => nu
         .where('id', '=', id)
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
-      kept.forget();
-      return Number(result.numUpdatedRows) > 0;
+      const revoked = Number(result.numUpdatedRows) > 0;
+      if (revoked) await kept.written();
+      else kept.forget();
+      return revoked;
     },
   };
 }
