@@ -8,7 +8,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
  * The layering rule of docs/architecture.md, as import boundaries: each zone forbids `target` to import
  * from `from`. Lower layers never import higher ones; services meet only through ports server.ts wires.
  */
-const SERVICES = ['auth', 'fhir', 'plans', 'prices'];
+const SERVICES = ['auth', 'fhir', 'plans', 'prices', 'portal'];
 const ABOVE_SERVICES = ['src/ingest', 'src/commands', 'src/ops', 'src/server.ts', 'src/main.ts'];
 
 /** Everything of service `s` but its routes/ and app.ts (which registers them). */

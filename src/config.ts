@@ -83,6 +83,10 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** The health plan's OpenID Connect identity provider enrollees sign in with (`IDP_*`); unset: none. */
   readonly idp: IdpSettings | undefined;
+  /** Developer portal mail (`smtp://` or `smtps://user:pass@host:port`); unset: sandbox logs the links. */
+  readonly smtpUrl: string | undefined;
+  /** The portal's mail sender (`From`). */
+  readonly smtpFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -306,6 +310,22 @@ function identityProvider(env: Env): IdpSettings | undefined {
   };
 }
 
+function smtpUrl(env: Env): string | undefined {
+  const raw = env.SMTP_URL;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^smtps?:\/\/[^\s]+$/.test(raw)) throw new ConfigError('SMTP_URL', 'expected smtp://… or smtps://…');
+  return raw;
+}
+
+function smtpFrom(env: Env, publicUrl: string): string {
+  const raw = (env.SMTP_FROM ?? '').trim();
+  if (raw === '') return `openenroll <no-reply@${new URL(publicUrl).hostname}>`;
+  if (raw.length > 200 || [...raw].some((c) => c < ' ' || c === '\x7f')) {
+    throw new ConfigError('SMTP_FROM', 'expected one line of at most 200 characters');
+  }
+  return raw;
+}
+
 /** Reads the settings from an environment (normally `process.env`). */
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8000, 0, 65535);
@@ -351,5 +371,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
     metricsToken: metricsToken(env),
     idp: identityProvider(env),
+    smtpUrl: smtpUrl(env),
+    smtpFrom: smtpFrom(env, publicUrl),
   });
 }

@@ -73,6 +73,15 @@ import { sampleLabel, usesData } from './plans/gateway/sample-data.js';
 import { createPriceStore } from './prices/store/prices.js';
 import { PRICE_LOOKUP_PREFIX, registerPriceLookupService } from './prices/app.js';
 import type { PricesDeps } from './prices/deps.js';
+import { registerPortalService } from './portal/app.js';
+import { portalErrors } from './portal/errors.js';
+import { AppRuleError, type AppsPort, type KeysPort, type PortalDeps } from './portal/deps.js';
+import { createLogMailer, createSmtpMailer } from './portal/accounts/mailer.js';
+import { createDeveloperStore } from './portal/store/developers.js';
+import { editApp, registerApp, RegistrationError, rotateClientSecret } from './auth/oauth/registration.js';
+import { DuplicateAppNameError } from './auth/store/apps.js';
+import { countSource, sourceOf } from './auth/consent/source-limits.js';
+import { requestsToday } from './plans/gateway/rate-limit.js';
 import { PRICE_LOOKUP_DOCS, PRICE_LOOKUP_SECURITY_SCHEMES } from './prices/openapi.js';
 
 /** Everything a running service holds open, so it can be closed in one call. */
@@ -245,6 +254,98 @@ export function pricesDeps(config: Config, storage: Storage, plans: PlansDeps): 
   };
 }
 
+/** The registration rules' refusals, as the portal knows them. */
+async function underAppRules<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof RegistrationError || error instanceof DuplicateAppNameError) {
+      throw new AppRuleError(error.message);
+    }
+    throw error;
+  }
+}
+
+/** The authorization service's apps as the portal uses them: the rules and rows of `apps create`. */
+function portalApps(auth: AuthDeps): AppsPort {
+  const { apps } = auth;
+  return {
+    register: (form, developerId, review, now) =>
+      underAppRules(() => registerApp(apps, { ...form, developerId }, now, review)),
+    edit: (clientId, form, now) =>
+      underAppRules(() => editApp(apps, clientId, form, now).then(() => undefined)),
+    rotateSecret: (clientId, now) => rotateClientSecret(apps, clientId, now),
+    find: (clientId) => apps.findApp(clientId),
+    listOf: (developerId) => apps.listApps(developerId),
+    remove: (clientId) => apps.deleteApp(clientId).then(() => undefined),
+  };
+}
+
+/** The plan API's keys as the portal uses them: the key store of `keys create` and its counters. */
+function portalKeys(config: Config, plans: PlansDeps): KeysPort {
+  return {
+    create: (name, developerId, now) =>
+      plans.apiKeys.createKey(
+        {
+          name,
+          developerId,
+          perSecond: config.apiRatePerSecond,
+          perMinute: config.apiRatePerMinute,
+          expiresAt: null,
+        },
+        now,
+      ),
+    listOf: (developerId) => plans.apiKeys.listKeys(developerId),
+    revoke: (id, now) => plans.apiKeys.revokeKey(id, now),
+    requestsToday: (id, now) => requestsToday(plans.rateCounters, id, now),
+  };
+}
+
+/** The developer portal over one storage, with the apps and keys of the other services as ports. */
+export function portalDeps(
+  config: Config,
+  storage: Storage,
+  logger: Logger,
+  auth: AuthDeps,
+  plans: PlansDeps,
+): PortalDeps {
+  const auditLog = logger.child({ channel: 'audit' });
+  return {
+    developers: createDeveloperStore(storage.db),
+    apps: portalApps(auth),
+    keys: portalKeys(config, plans),
+    mailer: config.smtpUrl
+      ? createSmtpMailer(config.smtpUrl, config.smtpFrom)
+      : createLogMailer((fields, message) => {
+          // Only the sandbox shows its links; production without a mail server sends none.
+          if (config.mode === 'sandbox') logger.info(fields, message);
+        }),
+    counters: auth.counters,
+    limitSource: async (action, ip) => {
+      const retryAfter = await countSource(
+        auth.sourceCounters,
+        action,
+        sourceOf(ip),
+        auth.settings.signInWindows,
+        auth.now(),
+      );
+      if (retryAfter !== undefined) auth.audit('sign_in_source_limited', { action, source: sourceOf(ip) });
+      return retryAfter;
+    },
+    audit: (event, fields) => auditLog.info({ event, ...fields }, event),
+    now: auth.now,
+    settings: {
+      publicUrl: config.publicUrl,
+      sandbox: config.mode === 'sandbox',
+      secureCookies: config.secureTransport,
+      sessionTtlSeconds: 8 * 3600,
+      linkTtlSeconds: 24 * 3600,
+      loginMaxFailures: config.loginMaxFailures,
+      loginLockoutSeconds: config.loginLockoutSeconds,
+    },
+  };
+}
+
 /**
  * Opens Redis and waits briefly for it; when it does not answer, the service starts degraded. A server
  * that answers but is too old for the counters stops the start (ConfigError names the version needed).
@@ -339,6 +440,7 @@ export async function buildService(
       '/v2/fhir': fhirErrors,
       '/v2/o/tokens': detailErrors,
       '/v2/accounts': pageErrors,
+      '/developers': portalErrors,
     },
     isTimedOut: isStatementTimeout,
     isUnavailable: (error) => {
@@ -407,6 +509,7 @@ export async function buildService(
   registerFhirService(app, fhir);
   await registerPlansService(app, plans);
   await registerPriceLookupService(app, pricesDeps(config, storage, plans));
+  registerPortalService(app, portalDeps(config, storage, logger, deps, plans));
   await serveApiDocs(app, [
     {
       prefix: PLAN_API_PREFIX,

@@ -20,6 +20,7 @@ function describe(app: ClientApp) {
     client_id: app.clientId,
     name: app.name,
     active: app.active,
+    review: app.review,
     data_access_type: app.dataAccessType,
     access_duration: ACCESS_LABEL[app.dataAccessType],
     require_demographic_scopes: app.requireDemographicScopes,
@@ -113,6 +114,7 @@ export function registerAppCommands(program: Command): void {
             access: ACCESS_LABEL[a.dataAccessType],
             demographic: a.requireDemographicScopes ? 'yes' : 'no',
             active: a.active ? 'yes' : 'no',
+            review: a.review,
           })),
         );
       });
@@ -143,6 +145,26 @@ export function registerAppCommands(program: Command): void {
             throw new CommandError(`no app with client id ${clientId}`);
           }
           console.log(`${clientId} ${active ? 'enabled' : 'disabled'}`);
+        });
+      });
+  }
+
+  // A portal app registered in production waits for an operator (docs/portal.md#review).
+  for (const [name, to, help] of [
+    ['approve', 'approved', 'let a pending app be authorized by enrollees'],
+    ['reject', 'rejected', 'refuse a pending app: it is never authorized'],
+  ] as const) {
+    apps
+      .command(`${name} <client_id>`)
+      .description(help)
+      .action(async (clientId: string) => {
+        await withStorage(async (storage) => {
+          const store = createAppStore(storage.db);
+          const app = await findOrFail(clientId, store.findApp);
+          if (!(await store.setReview(clientId, ['pending'], to, Date.now()))) {
+            throw new CommandError(`${clientId} is ${app.review}, not pending`);
+          }
+          console.log(`${clientId} ${to}`);
         });
       });
   }

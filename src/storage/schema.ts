@@ -22,6 +22,11 @@ export interface AppsTable {
   token_management: number;
   created_at: number;
   updated_at: number;
+  /** `approved`, `pending` (a portal app awaiting an operator in production) or `rejected`. */
+  review_status: Generated<string>;
+  website_uri: string | null;
+  /** The developer who registered it in the portal; null for apps the CLI made. */
+  developer_id: string | null;
 }
 
 export interface EnrolleesTable {
@@ -222,6 +227,8 @@ export interface ApiKeysTable {
   created_at: number;
   expires_at: number | null;
   revoked_at: number | null;
+  /** The developer who created it in the portal; null for keys the CLI made. */
+  developer_id: string | null;
 }
 
 export interface GeoCountiesTable {
@@ -525,6 +532,34 @@ export interface PplProceduresTable {
   frequency: number;
 }
 
+/** A developer-portal account (docs/portal.md). */
+export interface DevelopersTable {
+  id: string;
+  email: string;
+  email_key: string;
+  name: string;
+  organization: string;
+  password_hash: string;
+  verified_at: number | null;
+  created_at: number;
+}
+
+export interface DeveloperSessionsTable {
+  id_hash: string;
+  developer_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** A mailed single-use link (e-mail verification or password reset), stored as the SHA-256 of its secret. */
+export interface DeveloperLinksTable {
+  token_hash: string;
+  developer_id: string;
+  purpose: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   apps: AppsTable;
   enrollees: EnrolleesTable;
@@ -576,4 +611,7 @@ export interface Database {
   decile_mappings: DecileMappingsTable;
   ppl_costs: PplCostsTable;
   ppl_procedures: PplProceduresTable;
+  developers: DevelopersTable;
+  developer_sessions: DeveloperSessionsTable;
+  developer_links: DeveloperLinksTable;
 }

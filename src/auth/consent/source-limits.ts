@@ -7,8 +7,11 @@ export interface SourceWindow {
   limit: number;
 }
 
-/** What is counted per source: password logins, and sign-ins started at the identity provider. */
-export type SourceAction = 'login' | 'idp-start';
+/**
+ * What is counted per source: password logins, sign-ins started at the identity provider, and the developer
+ * portal's sign-ins and mail-sending forms.
+ */
+export type SourceAction = 'login' | 'idp-start' | 'developer-sign-in' | 'developer-mail';
 
 /**
  * The client a request comes from, as a limit counts it: an IPv4 address (also when written IPv4-mapped),

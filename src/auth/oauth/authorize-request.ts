@@ -33,7 +33,10 @@ export const MIN_STATE_LENGTH = 16;
 async function identifyClient(apps: AppStore, params: Params): Promise<ClientApp> {
   if (!params.client_id) throw pageError(401, 'invalid_client', 'App id failed');
   const app = await apps.findApp(params.client_id);
-  if (!app) throw pageError(400, 'invalid_client', 'Application does not exist (client_id)');
+  // An app not (or not yet) approved by an operator is answered as unknown (docs/portal.md#review).
+  if (!app || app.review !== 'approved') {
+    throw pageError(400, 'invalid_client', 'Application does not exist (client_id)');
+  }
   if (!app.active) throw pageError(403, 'invalid_client', TEXT.appInactive(app.name));
   return app;
 }

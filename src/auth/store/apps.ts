@@ -4,6 +4,8 @@ import { preparedQuery } from '../../storage/prepared.js';
 import type { Database, AppsTable } from '../../storage/schema.js';
 
 export type DataAccessType = 'ONE_TIME' | 'THIRTEEN_MONTH' | 'RESEARCH_STUDY';
+/** An operator's review of a portal app (docs/portal.md#review): only an approved app can be authorized. */
+export type ReviewStatus = 'approved' | 'pending' | 'rejected';
 export const DATA_ACCESS_TYPES: readonly DataAccessType[] = ['ONE_TIME', 'THIRTEEN_MONTH', 'RESEARCH_STUDY'];
 
 /** A registered confidential client. */
@@ -22,8 +24,26 @@ export interface ClientApp {
   tosUri: string | null;
   supportEmail: string | null;
   tokenManagement: boolean;
+  review: ReviewStatus;
+  websiteUri: string | null;
+  /** The developer who registered it in the portal; null for apps the CLI made. */
+  developerId: string | null;
   createdAt: number;
 }
+
+/** What the app's owner may change after registration (docs/portal.md#applications). */
+export type AppDetails = Pick<
+  ClientApp,
+  | 'name'
+  | 'redirectUris'
+  | 'dataAccessType'
+  | 'requireDemographicScopes'
+  | 'scopes'
+  | 'logoUri'
+  | 'websiteUri'
+  | 'policyUri'
+  | 'tosUri'
+>;
 
 export type NewApp = Omit<ClientApp, 'createdAt'>;
 
@@ -42,11 +62,21 @@ export function toApp(row: Selectable<AppsTable>): ClientApp {
     tosUri: row.tos_uri,
     supportEmail: row.support_email,
     tokenManagement: row.token_management === 1,
+    review: row.review_status as ReviewStatus,
+    websiteUri: row.website_uri,
+    developerId: row.developer_id,
     createdAt: Number(row.created_at),
   };
 }
 
 export class DuplicateAppNameError extends Error {}
+
+/** Two registrations of one name at once: the unique index decides. */
+function duplicateName(error: unknown, name: string): Error {
+  return /unique/i.test(String((error as Error).message))
+    ? new DuplicateAppNameError(`an app named "${name}" already exists`)
+    : (error as Error);
+}
 
 /**
  * OAuth clients. Every token request looks its client up: the rows read are kept between writes
@@ -85,17 +115,16 @@ export function createAppStore(db: Kysely<Database>, changeCounter?: () => numbe
             tos_uri: app.tosUri,
             support_email: app.supportEmail,
             token_management: app.tokenManagement ? 1 : 0,
+            review_status: app.review,
+            website_uri: app.websiteUri,
+            developer_id: app.developerId,
             created_at: now,
             updated_at: now,
           })
           .execute();
         kept.forget();
       } catch (error) {
-        // Two registrations of one name at once: the unique index decides.
-        if (/unique/i.test(String((error as Error).message))) {
-          throw new DuplicateAppNameError(`an app named "${app.name}" already exists`);
-        }
-        throw error;
+        throw duplicateName(error, app.name);
       }
       return { ...app, createdAt: now };
     },
@@ -107,8 +136,11 @@ export function createAppStore(db: Kysely<Database>, changeCounter?: () => numbe
       });
     },
 
-    async listApps(): Promise<ClientApp[]> {
-      const rows = await db.selectFrom('apps').selectAll().orderBy('created_at').orderBy('name').execute();
+    /** Every app, or those one portal developer registered. */
+    async listApps(developerId?: string): Promise<ClientApp[]> {
+      let query = db.selectFrom('apps').selectAll();
+      if (developerId !== undefined) query = query.where('developer_id', '=', developerId);
+      const rows = await query.orderBy('created_at').orderBy('name').execute();
       return rows.map(toApp);
     },
 
@@ -117,6 +149,70 @@ export function createAppStore(db: Kysely<Database>, changeCounter?: () => numbe
         .updateTable('apps')
         .set({ active: active ? 1 : 0, updated_at: now })
         .where('client_id', '=', clientId)
+        .executeTakeFirst();
+      kept.forget();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** Replaces what the owner may change; false when there is no such app. */
+    async updateApp(clientId: string, details: AppDetails, now: number): Promise<boolean> {
+      const nameKey = details.name.trim().toLowerCase();
+      const taken = await db
+        .selectFrom('apps')
+        .select('client_id')
+        .where('name_key', '=', nameKey)
+        .where('client_id', '<>', clientId)
+        .executeTakeFirst();
+      if (taken) throw new DuplicateAppNameError(`an app named "${details.name}" already exists`);
+      try {
+        const result = await db
+          .updateTable('apps')
+          .set({
+            name: details.name,
+            name_key: nameKey,
+            redirect_uris: JSON.stringify(details.redirectUris),
+            data_access_type: details.dataAccessType,
+            require_demographic_scopes: details.requireDemographicScopes ? 1 : 0,
+            scopes: details.scopes.join(' '),
+            logo_uri: details.logoUri,
+            website_uri: details.websiteUri,
+            policy_uri: details.policyUri,
+            tos_uri: details.tosUri,
+            updated_at: now,
+          })
+          .where('client_id', '=', clientId)
+          .executeTakeFirst();
+        return result.numUpdatedRows > 0n;
+      } catch (error) {
+        throw duplicateName(error, details.name);
+      } finally {
+        kept.forget();
+      }
+    },
+
+    /** A new secret hash (rotation): the previous secret stops working at once. */
+    async replaceSecretHash(clientId: string, hash: string, now: number): Promise<boolean> {
+      const result = await db
+        .updateTable('apps')
+        .set({ client_secret_hash: hash, updated_at: now })
+        .where('client_id', '=', clientId)
+        .executeTakeFirst();
+      kept.forget();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** Moves an app from `from` (any of them) to `to`; false when it is not in one of those states. */
+    async setReview(
+      clientId: string,
+      from: readonly ReviewStatus[],
+      to: ReviewStatus,
+      now: number,
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('apps')
+        .set({ review_status: to, updated_at: now })
+        .where('client_id', '=', clientId)
+        .where('review_status', 'in', [...from])
         .executeTakeFirst();
       kept.forget();
       return result.numUpdatedRows > 0n;

@@ -16,6 +16,14 @@ export interface LimitDecision {
   tightest: WindowState;
 }
 
+/** The counter of a key's requests in the current UTC day. */
+const dayCounter = (keyId: string, now: number) => `rl:${keyId}:day:${Math.floor(now / 86_400_000)}`;
+
+/** Requests a key made since midnight UTC, refused ones included (counted where its limits are). */
+export function requestsToday(counters: Counters, keyId: string, now: number): Promise<number> {
+  return counters.peek(dayCounter(keyId, now), now);
+}
+
 /**
  * Fixed windows aligned to the clock, so every instance counting in one Redis agrees on where a window
  * starts: the counter's name carries the window's number. A request counts even when refused. Both
@@ -27,6 +35,8 @@ export async function consumeRateLimit(counters: Counters, key: ApiKey, now: num
   const [inSecond, inMinute] = await Promise.all([
     counters.hit(`rl:${key.id}:1:${second}`, 2, now),
     counters.hit(`rl:${key.id}:60:${minute}`, 61, now),
+    // Not a limit: the day's count the developer portal shows beside the key (docs/portal.md#keys).
+    counters.hit(dayCounter(key.id, now), 86_401, now),
   ]);
   const windows = [
     windowState('Second', key.perSecond, inSecond, (second + 1) * 1000 - now),

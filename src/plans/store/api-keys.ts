@@ -14,6 +14,8 @@ export interface ApiKey {
   createdAt: number;
   expiresAt: number | null;
   revokedAt: number | null;
+  /** The developer who created it in the portal (docs/portal.md#keys); null for the CLI's. */
+  developerId: string | null;
 }
 
 export interface NewApiKey {
@@ -25,6 +27,7 @@ export interface NewApiKey {
   key?: string;
   /** A chosen id (the sandbox key's is fixed so every instance agrees on it). */
   id?: string;
+  developerId?: string;
 }
 
 function toKey(row: Database['api_keys']): ApiKey {
@@ -36,6 +39,7 @@ function toKey(row: Database['api_keys']): ApiKey {
     createdAt: Number(row.created_at),
     expiresAt: instant(row.expires_at),
     revokedAt: instant(row.revoked_at),
+    developerId: row.developer_id,
   };
 }
 
@@ -71,6 +75,7 @@ export function createApiKeyStore(db: Kysely<Database>, changeCounter?: () => nu
         created_at: now,
         expires_at: input.expiresAt,
         revoked_at: null,
+        developer_id: input.developerId ?? null,
       };
       await db.insertInto('api_keys').values(row).execute();
       kept.forget();
@@ -128,8 +133,11 @@ export function createApiKeyStore(db: Kysely<Database>, changeCounter?: () => nu
       });
     },
 
-    async listKeys(): Promise<ApiKey[]> {
-      const rows = await db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
+    /** Every key, or those one portal developer created. */
+    async listKeys(developerId?: string): Promise<ApiKey[]> {
+      let query = db.selectFrom('api_keys').selectAll();
+      if (developerId !== undefined) query = query.where('developer_id', '=', developerId);
+      const rows = await query.orderBy('created_at').orderBy('id').execute();
       return rows.map(toKey);
     },
 
