@@ -41,6 +41,7 @@ import { createSigningKeyStore } from './auth/store/signing-keys.js';
 import { ID_TOKEN_TTL_SECONDS } from './auth/oauth/signing-keys.js';
 import { ensureSandboxEnrollees } from './auth/sandbox/enrollees.js';
 import { createFhirStore } from './fhir/store/resources.js';
+import { rifClaimSources } from './fhir/bfd/claim-source.js';
 import { createConnectedAppStore } from './auth/store/connected-apps.js';
 import { ensureSandboxClaims } from './ingest/sandbox-claims.js';
 import { ensureSampleMarket } from './ingest/sample-market.js';
@@ -152,7 +153,7 @@ export function authDeps(
     identityProvider: config.idp && createIdentityProvider(config.idp, config.publicUrl),
     tokens: createTokenStore(storage.db, storage.dialect),
     signingKeys: createSigningKeyStore(storage.db),
-    patients: createPatientPort(createFhirStore(storage.db)),
+    patients: createPatientPort(createFhirStore(storage.db, rifClaimSources)),
     connectedApps: createConnectedAppStore(storage.db),
     counters: counters(storage, redis, config.redisKeyPrefix),
     sourceCounters: rateCounters(redis, config.redisKeyPrefix),
@@ -180,7 +181,7 @@ export function authDeps(
 /** The FHIR data service over one storage. It takes one thing from the authorization service: its Bearer check. */
 export function fhirDeps(storage: Storage, auth: AuthDeps): FhirDeps {
   return {
-    fhir: createFhirStore(storage.db),
+    fhir: createFhirStore(storage.db, rifClaimSources),
     publicUrl: auth.settings.publicUrl,
     now: auth.now,
     authenticate: (authorization, queryHasToken) => authenticateBearer(auth, authorization, queryHasToken),

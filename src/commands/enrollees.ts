@@ -6,6 +6,7 @@ import { createEnrolleeStore } from '../auth/store/enrollees.js';
 import { createIdentityStore, type LinkedIdentity } from '../auth/store/identities.js';
 import { createPatientPort } from '../fhir/patient-port.js';
 import { createFhirStore } from '../fhir/store/resources.js';
+import { rifClaimSources } from '../fhir/bfd/claim-source.js';
 import { CommandError, printTable, withStorage } from './context.js';
 
 const UNLINK_HELP = `
@@ -55,7 +56,9 @@ export function registerEnrolleeCommands(program: Command): void {
         }
         const password = opts.password ?? randomPassword();
         if (password.length < 8) throw new CommandError('--password must be at least 8 characters');
-        const patient = await createPatientPort(createFhirStore(storage.db)).findPatient(opts.patient);
+        const patient = await createPatientPort(createFhirStore(storage.db, rifClaimSources)).findPatient(
+          opts.patient,
+        );
         if (!patient) {
           throw new CommandError(
             `no Patient "${opts.patient}" is loaded: load its records first (openenroll ingest rif)`,
@@ -108,7 +111,7 @@ export function registerEnrolleeCommands(program: Command): void {
         // The same sandbox accounts `serve` prepares, so they can be listed before the first start.
         if (config.mode === 'sandbox')
           await ensureSandboxEnrollees(
-            { enrollees: store, patients: createPatientPort(createFhirStore(storage.db)) },
+            { enrollees: store, patients: createPatientPort(createFhirStore(storage.db, rifClaimSources)) },
             config.sandboxEnrollees,
             Date.now(),
           );

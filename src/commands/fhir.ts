@@ -4,6 +4,7 @@ import { ensureSandboxEnrollees } from '../auth/sandbox/enrollees.js';
 import { createEnrolleeStore } from '../auth/store/enrollees.js';
 import { createPatientPort } from '../fhir/patient-port.js';
 import { createFhirStore } from '../fhir/store/resources.js';
+import { rifClaimSources } from '../fhir/bfd/claim-source.js';
 import { FhirImportError, importFhir } from '../ingest/fhir.js';
 import { writeSyntheticRif } from '../ingest/rif/synthetic/write.js';
 import { SANDBOX_SEED, writeSyntheticNdjson } from '../ingest/sandbox-claims.js';
@@ -67,7 +68,7 @@ export function registerFhirCommands(program: Command): void {
         // Sandbox: the accounts the sample Patients belong to exist before the import links to them.
         if (config.mode === 'sandbox')
           await ensureSandboxEnrollees(
-            { enrollees, patients: createPatientPort(createFhirStore(storage.db)) },
+            { enrollees, patients: createPatientPort(createFhirStore(storage.db, rifClaimSources)) },
             config.sandboxEnrollees,
             Date.now(),
           );
@@ -75,7 +76,7 @@ export function registerFhirCommands(program: Command): void {
           ? (n: number) => process.stderr.write(`\rimported ${n} resources…`)
           : () => {};
         try {
-          const fhirStore = createFhirStore(storage.db);
+          const fhirStore = createFhirStore(storage.db, rifClaimSources);
           const report = await importFhir(paths, { fhir: fhirStore, enrollees }, Date.now(), progress);
           if (storage.dialect.name === 'postgres') await fhirStore.analyze();
           if (process.stderr.isTTY) process.stderr.write('\n');

@@ -4,6 +4,7 @@ import { ingestKind, ingestKinds } from '../ingest/kinds.js';
 import { IngestError, type IngestSummary } from '../ingest/engine/report.js';
 import { describeBuilds, refreshBulkData } from '../ingest/bulk-data.js';
 import { createFhirStore } from '../fhir/store/resources.js';
+import { rifClaimSources } from '../fhir/bfd/claim-source.js';
 import { CommandError, wholeNumberOption, withStorage } from './context.js';
 import { noteIfLong, progressLine, summaryLines } from './ingest-output.js';
 
@@ -98,7 +99,7 @@ export function registerIngestCommands(program: Command): void {
             // Claims loaded in bulk: PostgreSQL plans their searches from fresh statistics (as after
             // `fhir import`).
             if (kind === 'rif' && storage.dialect.name === 'postgres')
-              await createFhirStore(storage.db).analyze();
+              await createFhirStore(storage.db, rifClaimSources).analyze();
             cancelNote();
             bar?.stop();
             if (opts.json) console.log(JSON.stringify(summary));

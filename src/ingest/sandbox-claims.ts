@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { EnrolleeStore } from '../auth/store/enrollees.js';
 import { generateEnrollees } from '../fhir/generate.js';
 import { createFhirStore } from '../fhir/store/resources.js';
+import { rifClaimSources } from '../fhir/bfd/claim-source.js';
 import type { Database } from '../storage/schema.js';
 import { importFhir, type FhirImportReport } from './fhir.js';
 import { runIngest } from './engine/run.js';
@@ -49,7 +50,7 @@ export async function ensureSandboxClaims(
   shape: 'rif' | 'carin',
   now: number,
 ): Promise<IngestSummary | FhirImportReport | undefined> {
-  const fhir = createFhirStore(stores.db);
+  const fhir = createFhirStore(stores.db, rifClaimSources);
   if (enrollees === 0 || (await fhir.countResources()) > 0) return undefined;
   const dir = await mkdtemp(join(tmpdir(), 'openenroll-sandbox-'));
   try {

@@ -169,6 +169,18 @@ export interface FhirResourcesTable {
   body: string;
   /** 1: an EOB Blue Button withholds under `excludeSAMHSA=true` (RIF loads set it; default 0). */
   samhsa: Generated<number>;
+  /**
+   * A claim loaded from RIF files: its rows and names as JSON, made into `body` ('' until then) at the first
+   * read (docs/claims-rif.md#storage); null for a resource stored whole.
+   */
+  source: string | null;
+}
+
+/** The column names of one RIF header, which a stored claim's cells are read against. */
+export interface RifLayoutsTable {
+  id: string;
+  record_type: string;
+  columns: string;
 }
 
 /** A beneficiary's latest RIF row (`ingest rif`): JSON of column → text. */
@@ -576,6 +588,7 @@ export interface Database {
   counters: CountersTable;
   fhir_resources: FhirResourcesTable;
   rif_beneficiaries: RifBeneficiariesTable;
+  rif_layouts: RifLayoutsTable;
   rif_beneficiary_history: RifBeneficiaryHistoryTable;
   fhir_search_tokens: FhirSearchTokensTable;
   fhir_search_dates: FhirSearchDatesTable;

@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { Migrator, type Migration } from 'kysely';
 import { dayRangeMatch, parseDateSearch } from '../../src/fhir/date-search.js';
 import { createFhirStore } from '../../src/fhir/store/resources.js';
+import { rifClaimSources } from '../../src/fhir/bfd/claim-source.js';
 import { migrate, type Storage } from '../../src/storage/connect.js';
 import { migrations } from '../../src/storage/migrations/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/service.js';
@@ -128,7 +129,7 @@ test('every stored EOB has its identifier and date rows, each once; other types 
 test('the upgraded rows answer searches', async () => {
   const value = parseDateSearch('ge2024-03-04');
   assert.ok(value.ok);
-  const found = await createFhirStore(storage.db).search({
+  const found = await createFhirStore(storage.db, rifClaimSources).search({
     resourceType: 'ExplanationOfBenefit',
     patientId: 'p1',
     lastUpdated: [],

@@ -6,6 +6,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RifClaim, RifClaimType, RifRow } from '../../src/fhir/bfd/rif-record.js';
 import type { ClaimLookups, NpiRecord } from '../../src/fhir/bfd/lookups.js';
+import type { Kysely } from 'kysely';
+import { rifClaimSources } from '../../src/fhir/bfd/claim-source.js';
+import { createFhirStore } from '../../src/fhir/store/resources.js';
+import type { Database } from '../../src/storage/schema.js';
 
 export const BFD_FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'bfd');
 
@@ -120,4 +124,31 @@ export function fixtureLookups(): ClaimLookups {
     drugName: (ndc) => drugs.get(ndc),
     codeDescription: (system, code) => descriptions.get(`${system}|${code}`),
   };
+}
+
+/**
+ * The stored resources of `type` (all of them, or those of `ids`) as the store serves them: a claim loaded
+ * from RIF files is made into its resource at its first read (docs/claims-rif.md#storage).
+ */
+export async function servedResources(
+  db: Kysely<Database>,
+  type: string,
+  ids?: readonly string[],
+): Promise<{ id: string; body: string }[]> {
+  const wanted =
+    ids ??
+    (await db.selectFrom('fhir_resources').select('id').where('resource_type', '=', type).execute()).map(
+      (r) => r.id,
+    );
+  const found = await createFhirStore(db, rifClaimSources).findResources(type, [...wanted]);
+  return found.map(({ id, body }) => ({ id, body })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** One stored resource's JSON as the store serves it, or undefined. */
+export async function servedBody(
+  db: Kysely<Database>,
+  type: string,
+  id: string,
+): Promise<string | undefined> {
+  return (await createFhirStore(db, rifClaimSources).findResource(type, id))?.body;
 }

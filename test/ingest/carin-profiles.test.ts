@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { EOB_TYPES } from '../../src/fhir/validate.js';
 import { createEnrolleeStore } from '../../src/auth/store/enrollees.js';
 import { createFhirStore } from '../../src/fhir/store/resources.js';
+import { rifClaimSources } from '../../src/fhir/bfd/claim-source.js';
 import { FhirImportError, importFhir } from '../../src/ingest/fhir.js';
 import { writeSyntheticNdjson } from '../../src/ingest/sandbox-claims.js';
 import { migrate, type Storage } from '../../src/storage/connect.js';
@@ -41,7 +42,7 @@ before(async () => {
   database = createTestDatabase();
   storage = await database.open();
   await migrate(storage);
-  stores = { fhir: createFhirStore(storage.db), enrollees: createEnrolleeStore(storage.db) };
+  stores = { fhir: createFhirStore(storage.db, rifClaimSources), enrollees: createEnrolleeStore(storage.db) };
   dir = mkdtempSync(join(tmpdir(), 'openenroll-carin-'));
   validator = carinValidator();
 });

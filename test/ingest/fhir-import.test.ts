@@ -7,6 +7,7 @@ import { ensureSandboxEnrollees } from '../../src/auth/sandbox/enrollees.js';
 import { createEnrolleeStore } from '../../src/auth/store/enrollees.js';
 import { createPatientPort } from '../../src/fhir/patient-port.js';
 import { NO_PATIENT, createFhirStore } from '../../src/fhir/store/resources.js';
+import { rifClaimSources } from '../../src/fhir/bfd/claim-source.js';
 import { FhirImportError, importFhir } from '../../src/ingest/fhir.js';
 import { migrate, type Storage } from '../../src/storage/connect.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/service.js';
@@ -70,7 +71,7 @@ before(async () => {
   database = createTestDatabase();
   storage = await database.open();
   await migrate(storage);
-  stores = { fhir: createFhirStore(storage.db), enrollees: createEnrolleeStore(storage.db) };
+  stores = { fhir: createFhirStore(storage.db, rifClaimSources), enrollees: createEnrolleeStore(storage.db) };
   await ensureSandboxEnrollees(
     { enrollees: stores.enrollees, patients: createPatientPort(stores.fhir) },
     1,

@@ -7,7 +7,14 @@ import { withoutTaxNumbers } from '../../src/fhir/bfd/professional.js';
 import { isSamhsa } from '../../src/fhir/bfd/samhsa.js';
 import { runIngest } from '../../src/ingest/engine/run.js';
 import { rifKind } from '../../src/ingest/rif/kind.js';
-import { BFD_FIXTURES, bfdResponse, fhirDifferences, fixtureLookups } from '../helpers/bfd.js';
+import {
+  BFD_FIXTURES,
+  bfdResponse,
+  fhirDifferences,
+  fixtureLookups,
+  servedBody,
+  servedResources,
+} from '../helpers/bfd.js';
 import { ingestSuite } from '../helpers/ingest-suite.js';
 
 // BFD's sample RIF records loaded end to end with the transforms of src/fhir/bfd/ and the names BFD's
@@ -43,14 +50,9 @@ function loaded(prefix: string, files: string[]) {
   /** The stored resource, without the version our store adds (BFD's answers carry none). */
   const stored = async (type: string, id: string): Promise<Json | undefined> => {
     await load();
-    const row = await suite.storage.db
-      .selectFrom('fhir_resources')
-      .select('body')
-      .where('resource_type', '=', type)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!row) return undefined;
-    const body = JSON.parse(row.body) as Json & { meta: Json };
+    const served = await servedBody(suite.storage.db, type, id);
+    if (served === undefined) return undefined;
+    const body = JSON.parse(served) as Json & { meta: Json };
     delete body.meta.versionId;
     return body;
   };
@@ -168,12 +170,16 @@ describe("ingest rif: BFD's SAMHSA samples are marked", () => {
     await load();
     const rows = await suite.storage.db
       .selectFrom('fhir_resources')
-      .select(['id', 'body', 'samhsa'])
+      .select(['id', 'samhsa'])
       .where('resource_type', '=', 'ExplanationOfBenefit')
       .execute();
     assert.ok(rows.length > 1000);
+    // The mark is computed at load from the claim's rows; the served resource must agree with it.
+    const served = new Map(
+      (await servedResources(suite.storage.db, 'ExplanationOfBenefit')).map((r) => [r.id, r.body]),
+    );
     for (const row of rows)
-      assert.equal(Number(row.samhsa), isSamhsa(JSON.parse(row.body) as Json) ? 1 : 0, row.id);
+      assert.equal(Number(row.samhsa), isSamhsa(JSON.parse(served.get(row.id)!) as Json) ? 1 : 0, row.id);
     const marked = rows.filter((r) => Number(r.samhsa) === 1).map((r) => r.id.split('-')[0]);
     assert.deepEqual(
       new Set(marked),
@@ -183,26 +189,43 @@ describe("ingest rif: BFD's SAMHSA samples are marked", () => {
   });
 });
 
-describe('ingest rif: claims made in the worker thread are those made on the load thread', () => {
-  const files = sampleA();
-  const threaded = ingestSuite('rif-bfd-thread');
-  const inline = ingestSuite('rif-bfd-inline');
-  /** Each stored resource's body, without the load's times. */
-  const bodies = async (db: typeof threaded.storage.db) => {
-    const rows = await db.selectFrom('fhir_resources').select(['id', 'body']).orderBy('id').execute();
-    return rows.map(({ id, body }) => {
-      const json = JSON.parse(body) as Json & { meta: Json };
-      delete json.meta.lastUpdated;
-      delete json.created;
-      return { id, json };
-    });
-  };
-  test('sample A: the same resources either way', async () => {
-    const options = { now: Date.now() };
-    const one = await runIngest(rifKind({ threads: true }), files, threaded.storage.db, options);
-    const other = await runIngest(rifKind({ threads: false }), files, inline.storage.db, options);
-    assert.deepEqual(one, other);
-    assert.ok(one.stored > 10);
-    assert.deepEqual(await bodies(threaded.storage.db), await bodies(inline.storage.db));
+describe('ingest rif: a claim is stored as its rows and made into its resource at its first read', () => {
+  const suite = ingestSuite('rif-bfd-source');
+  const db = () => suite.storage.db;
+  const row = (id: string) =>
+    db()
+      .selectFrom('fhir_resources')
+      .select(['body', 'source'])
+      .where('resource_type', '=', 'ExplanationOfBenefit')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+  test('the load stores rows; the first read stores the resource, later reads serve it as stored', async () => {
+    const summary = await runIngest(
+      rifKind({ lookups: async () => fixtureLookups() }),
+      rif('sample-a-beneficiaries.txt', 'sample-a-bcarrier.txt', 'sample-a-pde.txt'),
+      db(),
+      { now: Date.now() },
+    );
+    assert.equal(summary.rejectedCount, 0);
+    const loaded = await row('carrier-9991831999');
+    assert.equal(loaded.body, '');
+    const source = JSON.parse(loaded.source!) as { meta: Json; layout: string; rows: string[][] };
+    assert.deepEqual(source.meta, { versionId: '1' });
+    assert.equal(source.rows.length, 1);
+    const layout = await db()
+      .selectFrom('rif_layouts')
+      .selectAll()
+      .where('id', '=', source.layout)
+      .executeTakeFirstOrThrow();
+    assert.equal(layout.record_type, 'carrier');
+    assert.equal((JSON.parse(layout.columns) as string[]).length, source.rows[0]!.length);
+
+    const first = await servedBody(db(), 'ExplanationOfBenefit', 'carrier-9991831999');
+    assert.ok(first?.startsWith('{"resourceType":"ExplanationOfBenefit","id":"carrier-9991831999"'));
+    assert.equal((await row('carrier-9991831999')).body, first, 'the first read stored what it made');
+    assert.equal(await servedBody(db(), 'ExplanationOfBenefit', 'carrier-9991831999'), first);
+    assert.equal((await row('pde-89')).body, '', 'a claim not read yet keeps only its rows');
+    // The names looked up at load are kept with the claim: the prescriber's, from BFD's NPI data.
+    assert.match((await servedBody(db(), 'ExplanationOfBenefit', 'pde-89'))!, /"DR. ROBERT BISBEE MD"/);
   });
 });

@@ -12,7 +12,7 @@ import { RIF_COLUMNS } from '../../src/ingest/rif/columns.js';
 import { recogniseHeader } from '../../src/ingest/rif/header.js';
 import { rifKind } from '../../src/ingest/rif/kind.js';
 import { npiRecordOf, storedLookups } from '../../src/ingest/rif/lookups.js';
-import { BFD_FIXTURES } from '../helpers/bfd.js';
+import { BFD_FIXTURES, servedBody } from '../helpers/bfd.js';
 import { runCli } from '../helpers/cli.js';
 import { ingestSuite, rejectLines } from '../helpers/ingest-suite.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/service.js';
@@ -145,10 +145,8 @@ describe('ingest rif: reading RIF files', () => {
 describe('ingest rif: loads', () => {
   const suite = ingestSuite('rif');
   const db = () => suite.storage.db;
-  // Claims made on the load's thread, whatever the machine's cores (the transform thread makes the same
-  // resources: the names test below, and test/ingest/rif-bfd.test.ts).
   const load = (files: string[], options: { allowRejects?: number } = {}) =>
-    runIngest(rifKind({ threads: false }), files, db(), {
+    runIngest(rifKind(), files, db(), {
       now: Date.now(),
       allowRejects: options.allowRejects ?? 0,
     });
@@ -162,13 +160,14 @@ describe('ingest rif: loads', () => {
     assert.fail('the load should have failed');
   };
   const body = async (type: string, id: string) => {
+    const served = await servedBody(db(), type, id);
     const row = await db()
       .selectFrom('fhir_resources')
       .selectAll()
       .where('resource_type', '=', type)
       .where('id', '=', id)
       .executeTakeFirst();
-    return row && { ...row, json: JSON.parse(row.body) as Resource };
+    return row && { ...row, json: JSON.parse(served!) as Resource };
   };
   /** The ids of a beneficiary's stored resources of `type`. */
   const idsOf = async (type: string, beneId: string) =>
@@ -521,7 +520,11 @@ describe('ingest rif: loads', () => {
       file('sample-a-bcarrier.txt', [{ CLM_ID: '7401', CLM_PMT_AMT: '1.00' }]),
       file('sample-a-beneficiaries.txt', [{ BENE_ID: '-4201' }]),
     ]);
-    const before = await db().selectFrom('fhir_resources').select(['id', 'body']).orderBy('id').execute();
+    const before = await db()
+      .selectFrom('fhir_resources')
+      .select(['id', 'body', 'source'])
+      .orderBy('id')
+      .execute();
     const beneficiaries = await db().selectFrom('rif_beneficiaries').selectAll().execute();
     const history = await db().selectFrom('rif_beneficiary_history').selectAll().orderBy('seq').execute();
     const error = await failed([
@@ -534,7 +537,7 @@ describe('ingest rif: loads', () => {
     ]);
     assert.match(error.message, /^1 row rejected \(allowed: 0\); nothing was stored$/);
     assert.deepEqual(
-      await db().selectFrom('fhir_resources').select(['id', 'body']).orderBy('id').execute(),
+      await db().selectFrom('fhir_resources').select(['id', 'body', 'source']).orderBy('id').execute(),
       before,
     );
     assert.deepEqual(await db().selectFrom('rif_beneficiaries').selectAll().execute(), beneficiaries);
@@ -667,14 +670,6 @@ describe('ingest rif: loads', () => {
     // RFR_PHYSN_NPI, CARR_CLM_BLG_NPI_NUM, PRF_PHYSN_NPI and ORG_NPI_NUM of the sample's line.
     assert.deepEqual(asked, ['0000000000', '1234567890', '1923124', '8888888888']);
     assert.deepEqual(await referrer('carrier-7601'), named);
-    // Made in the transform thread, the names are the same.
-    await runIngest(
-      rifKind({ threads: true }),
-      [file('sample-a-bcarrier.txt', [{ CLM_ID: '7602', RFR_PHYSN_NPI: '8888888888' }])],
-      db(),
-      { now: Date.now() },
-    );
-    assert.deepEqual(await referrer('carrier-7602'), named);
   });
 });
 

@@ -313,7 +313,7 @@ export function addNationalDrugCode(item: Json, line: RifRow, lookups: ClaimLook
  * The line's service dates: a period from `LINE_1ST_EXPNS_DT` to `LINE_LAST_EXPNS_DT` when both are known, the
  * first alone as servicedDate otherwise.
  */
-function addServiceDates(item: Json, line: RifRow): void {
+export function addServiceDates(item: Json, line: RifRow): void {
   const first = rifDate(field(line, 'LINE_1ST_EXPNS_DT') ?? '');
   const last = rifDate(field(line, 'LINE_LAST_EXPNS_DT') ?? '');
   if (first !== undefined && last !== undefined) item.servicedPeriod = { start: first, end: last };

@@ -49,6 +49,29 @@ export interface ResourceRow extends StoredResource {
   dates: SearchDate[];
   /** Withheld from `excludeSAMHSA=true` searches (`samhsa` 1). */
   samhsa: boolean;
+  /**
+   * A RIF claim's source, whose resource is made at the first read (`body` '' until then); absent for a
+   * resource stored whole.
+   */
+  source?: string;
+}
+
+/** A stored row whose body is made from its source (docs/claims-rif.md#storage). */
+export interface SourceRow {
+  resourceType: string;
+  id: string;
+  patientId: string;
+  eobType: string | null;
+  lastUpdated: number;
+  source: string;
+}
+
+/**
+ * Makes the JSON of a resource stored as its source (fhir/bfd/claim-source.ts for RIF claims); `columns`
+ * reads a RIF layout's column names.
+ */
+export interface SourceBodies {
+  build(row: SourceRow, columns: (layout: string) => Promise<readonly string[]>): Promise<string>;
 }
 
 /**
@@ -79,6 +102,7 @@ export function resourceRecord(r: ResourceRow): Insertable<FhirResourcesTable> {
     last_updated: r.lastUpdated,
     body: r.body,
     samhsa: r.samhsa ? 1 : 0,
+    source: r.source ?? null,
   };
 }
 
@@ -92,6 +116,7 @@ export const RESOURCE_COLUMNS = [
   'last_updated',
   'body',
   'samhsa',
+  'source',
 ] as const satisfies readonly (keyof FhirResourcesTable)[];
 
 /** The tables that hold the values of the multi-valued searches, beside each resource's row. */
@@ -121,7 +146,8 @@ function idsByType(resources: readonly ResourceRef[]): Map<string, string[]> {
 
 /**
  * The stored `meta.versionId` of those of `ids` (of one type) that exist ("1" when a body has none), read
- * with the database's JSON functions so that no body is fetched. Shared by `fhir import` and `ingest rif`.
+ * with the database's JSON functions so that no body is fetched: from the body, or from the source of a
+ * claim whose body is not made yet (it keeps `meta.versionId` too). Shared by `fhir import` and `ingest rif`.
  */
 export async function storedVersions(
   trx: Transaction<Database>,
@@ -130,8 +156,8 @@ export async function storedVersions(
 ): Promise<Map<string, string>> {
   const version =
     trx.getExecutor().adapter instanceof PostgresAdapter
-      ? sql<string | null>`(body::json -> 'meta' ->> 'versionId')`
-      : sql<string | null>`json_extract(body, '$.meta.versionId')`;
+      ? sql<string | null>`(coalesce(nullif(body, ''), source)::json -> 'meta' ->> 'versionId')`
+      : sql<string | null>`json_extract(coalesce(nullif(body, ''), source), '$.meta.versionId')`;
   const found = new Map<string, string>();
   for (const slice of chunks(ids, ID_CHUNK)) {
     const rows = await trx
@@ -230,6 +256,7 @@ function writer(trx: Transaction<Database>): ImportWriter {
             last_updated: eb.ref('excluded.last_updated'),
             body: eb.ref('excluded.body'),
             samhsa: eb.ref('excluded.samhsa'),
+            source: eb.ref('excluded.source'),
           })),
         )
         .execute();
@@ -257,7 +284,64 @@ function writer(trx: Transaction<Database>): ImportWriter {
   };
 }
 
-export function createFhirStore(db: Kysely<Database>) {
+/**
+ * The column names of each RIF layout read so far. A layout's id is a digest of its columns and a layout is
+ * never changed, so what one process has read stays true for every instance.
+ */
+const layoutColumns = new Map<string, readonly string[]>();
+
+async function readLayout(db: Kysely<Database>, id: string): Promise<readonly string[]> {
+  let columns = layoutColumns.get(id);
+  if (columns === undefined) {
+    const row = await db.selectFrom('rif_layouts').select('columns').where('id', '=', id).executeTakeFirst();
+    if (!row) throw new Error(`RIF layout ${id} is not stored`);
+    columns = JSON.parse(row.columns) as string[];
+    layoutColumns.set(id, columns);
+  }
+  return columns;
+}
+
+/** A row as read, with what a body made from its source needs. */
+type ReadRow = Pick<
+  Selectable<FhirResourcesTable>,
+  'resource_type' | 'id' | 'patient_id' | 'eob_type' | 'last_updated' | 'body' | 'source'
+>;
+
+/**
+ * The rows with their bodies: a claim stored as its source is made into its resource, which is then stored
+ * as its body, so that only its first read makes it (two instances reading it at once write the same JSON).
+ */
+async function withBodies<R extends ReadRow>(
+  db: Kysely<Database>,
+  sources: SourceBodies,
+  rows: R[],
+): Promise<R[]> {
+  for (const row of rows) {
+    if (row.body !== '' || row.source === null) continue;
+    row.body = await sources.build(
+      {
+        resourceType: row.resource_type,
+        id: row.id,
+        patientId: row.patient_id,
+        eobType: row.eob_type,
+        lastUpdated: Number(row.last_updated),
+        source: row.source,
+      },
+      (layout) => readLayout(db, layout),
+    );
+    await db
+      .updateTable('fhir_resources')
+      .set({ body: row.body })
+      .where('resource_type', '=', row.resource_type)
+      .where('id', '=', row.id)
+      .where('body', '=', '')
+      .execute();
+  }
+  return rows;
+}
+
+export function createFhirStore(db: Kysely<Database>, sources: SourceBodies) {
+  const made = <R extends ReadRow>(rows: R[]) => withBodies(db, sources, rows);
   return {
     /** Runs a whole import in one transaction: it lands completely or not at all. */
     async importAll<T>(work: (writer: ImportWriter) => Promise<T>): Promise<T> {
@@ -270,8 +354,9 @@ export function createFhirStore(db: Kysely<Database>) {
       return Number((await query.executeTakeFirstOrThrow()).n);
     },
 
-    search(q: ResourceQuery) {
-      return searchResources(db, q);
+    async search(q: ResourceQuery): Promise<{ total: number; bodies: { id: string; body: string }[] }> {
+      const { total, rows } = await searchResources(db, q);
+      return { total, bodies: (await made(rows)).map(({ id, body }) => ({ id, body })) };
     },
 
     async findResource(resourceType: string, id: string): Promise<StoredResource | undefined> {
@@ -281,12 +366,12 @@ export function createFhirStore(db: Kysely<Database>) {
         .where('resource_type', '=', resourceType)
         .where('id', '=', id)
         .executeTakeFirst();
-      return row && storedResource(row);
+      return row && storedResource((await made([row]))[0]!);
     },
 
     /** For `_include`: the resources `refs` name that exist; whose they are is the caller's to check. */
-    findReferenced(refs: ResourceRef[]): Promise<StoredResource[]> {
-      return findReferenced(db, refs);
+    async findReferenced(refs: ResourceRef[]): Promise<StoredResource[]> {
+      return (await made(await findReferenced(db, refs))).map(storedResource);
     },
 
     /**
@@ -317,11 +402,12 @@ export function createFhirStore(db: Kysely<Database>) {
     },
 
     /** The resources of one type with these ids that exist (batch read; any order, duplicates once). */
-    findResources(resourceType: string, ids: string[]): Promise<StoredResource[]> {
-      return findReferenced(
+    async findResources(resourceType: string, ids: string[]): Promise<StoredResource[]> {
+      const rows = await findReferenced(
         db,
         ids.map((id) => ({ resourceType, id })),
       );
+      return (await made(rows)).map(storedResource);
     },
   };
 }
@@ -436,11 +522,11 @@ function withDate(query: Filter, param: string, match: DayRangeMatch): Filter {
   );
 }
 
-/** A page of matching resources (raw JSON bodies, in id order) and how many match in all. */
+/** A page of matching resources (in id order, bodies as stored) and how many match in all. */
 async function searchResources(
   db: Kysely<Database>,
   q: ResourceQuery,
-): Promise<{ total: number; bodies: { id: string; body: string }[] }> {
+): Promise<{ total: number; rows: ReadRow[] }> {
   let where: Filter = db
     .selectFrom('fhir_resources')
     .where('resource_type', '=', q.resourceType)
@@ -454,14 +540,22 @@ async function searchResources(
   if (q.excludeSamhsa) where = where.where('samhsa', '=', 0);
   const counted = await where.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const total = Number(counted.n);
-  if (q.limit === 0 || q.offset >= total) return { total, bodies: [] };
-  const bodies = await where.select(['id', 'body']).orderBy('id').limit(q.limit).offset(q.offset).execute();
-  return { total, bodies };
+  if (q.limit === 0 || q.offset >= total) return { total, rows: [] };
+  const rows = await where
+    .select(['resource_type', 'id', 'patient_id', 'eob_type', 'last_updated', 'body', 'source'])
+    .orderBy('id')
+    .limit(q.limit)
+    .offset(q.offset)
+    .execute();
+  return { total, rows };
 }
 
-/** The resources `refs` name that exist, in no particular order (for `_include`; the caller filters). */
-async function findReferenced(db: Kysely<Database>, refs: ResourceRef[]): Promise<StoredResource[]> {
-  const found: StoredResource[] = [];
+/** The rows of the resources `refs` name that exist, in no particular order (bodies as stored). */
+async function findReferenced(
+  db: Kysely<Database>,
+  refs: ResourceRef[],
+): Promise<Selectable<FhirResourcesTable>[]> {
+  const found: Selectable<FhirResourcesTable>[] = [];
   const byType = new Map<string, string[]>();
   for (const { resourceType, id } of refs)
     byType.set(resourceType, [...(byType.get(resourceType) ?? []), id]);
@@ -474,13 +568,15 @@ async function findReferenced(db: Kysely<Database>, refs: ResourceRef[]): Promis
         .where('resource_type', '=', resourceType)
         .where('id', 'in', unique.slice(i, i + 500))
         .execute();
-      found.push(...rows.map(storedResource));
+      found.push(...rows);
     }
   }
   return found;
 }
 
-function storedResource(row: Selectable<FhirResourcesTable>): StoredResource {
+function storedResource(
+  row: Omit<ReadRow, 'source'> & Pick<FhirResourcesTable, 'service_date'>,
+): StoredResource {
   return {
     resourceType: row.resource_type,
     id: row.id,

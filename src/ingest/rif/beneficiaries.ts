@@ -11,16 +11,9 @@
 import { createHash } from 'node:crypto';
 import type { RifBeneficiary, RifRow } from '../../fhir/bfd/rif-record.js';
 import { rifDate } from '../../fhir/bfd/rif-record.js';
+import { isSyntheticBene, tagSynthetic } from '../../fhir/bfd/claim-source.js';
 import { RIF_COLUMNS } from './columns.js';
-import {
-  beneficiaryFacts,
-  errorMessage,
-  isSyntheticBene,
-  storeResources,
-  tagSynthetic,
-  type RifContext,
-  type Storable,
-} from './context.js';
+import { beneficiaryFacts, errorMessage, storeResources, type RifContext, type Storable } from './context.js';
 import { DML_COLUMN } from './header.js';
 import { NO_LOOKUPS } from '../../fhir/bfd/lookups.js';
 import { refuseRecord, type RifBatch, type RifRecord } from './records.js';

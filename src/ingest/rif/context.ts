@@ -4,8 +4,7 @@
  * through `storeResources`, which stamps them as `fhir import` does (fhir.ts `stampResources`).
  */
 import type { Transaction } from 'kysely';
-import type { RifBeneficiary, RifClaim, TransformContext } from '../../fhir/bfd/rif-record.js';
-import { SYNTHETIC_TAG } from '../../fhir/directory.js';
+import type { RifBeneficiary, TransformContext } from '../../fhir/bfd/rif-record.js';
 import type { ResourceFacts } from '../../fhir/validate.js';
 import type { Database } from '../../storage/schema.js';
 import type { KindLoad } from '../engine/kind.js';
@@ -15,9 +14,11 @@ import type { ResourceWriter } from './store.js';
 
 type Json = Record<string, unknown>;
 
-/** The transforms of RIF records into FHIR resources: src/fhir/bfd/transform.ts `servedTransforms`. */
+/**
+ * The transforms of beneficiaries into FHIR resources: src/fhir/bfd/transform.ts `servedTransforms` (claims
+ * are stored as their rows and made into resources when read: fhir/bfd/claim-source.ts).
+ */
 export interface RifTransforms {
-  claimEob(claim: RifClaim, context: TransformContext): Json;
   patientResource(record: RifBeneficiary, context: TransformContext): Json;
   coverageResources(record: RifBeneficiary, context: TransformContext): Json[];
 }
@@ -42,16 +43,6 @@ export interface Storable {
     'resourceType' | 'id' | 'patientId' | 'eobType' | 'serviceDate' | 'tokens' | 'dates' | 'samhsa'
   >;
   resource: Json;
-}
-
-/** A synthetic beneficiary (BFD's synthetic data has negative BENE_IDs): its resources carry the tag. */
-export const isSyntheticBene = (beneId: string) => beneId.startsWith('-');
-
-/** Adds the synthetic-data tag to `resource.meta.tag`. */
-export function tagSynthetic(resource: Json): void {
-  const meta = (resource.meta ?? {}) as Json;
-  const tags = Array.isArray(meta.tag) ? (meta.tag as unknown[]) : [];
-  resource.meta = { ...meta, tag: [...tags, { ...SYNTHETIC_TAG }] };
 }
 
 /**

@@ -6,7 +6,6 @@
  * kind: a refused line is reported as `file:line` and, past `--allow-rejects`, nothing is stored.
  */
 import { readdir, stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { RifRecordType } from '../../fhir/bfd/rif-record.js';
 import { servedTransforms } from '../../fhir/bfd/transform.js';
@@ -17,7 +16,6 @@ import type { RifContext, RifTransforms } from './context.js';
 import { storedLookups, type BatchLookups } from './lookups.js';
 import { readRifBatches } from './records.js';
 import { resourceWriter } from './store.js';
-import { startTransformThread, type TransformThread } from './transform-thread.js';
 
 /** The files of a directory read as RIF files: text extracts, not manifests or notes. */
 const RIF_FILE = /\.(txt|csv|dat|rif)$/i;
@@ -39,11 +37,6 @@ export async function rifFiles(paths: readonly string[]): Promise<string[]> {
 export interface RifKindOptions {
   /** Where names are looked up (default: the NPPES and NUCC tables of this database). */
   lookups?: BatchLookups;
-  /**
-   * Whether claims are made in a worker thread (default: yes with the default lookups, on a machine of
-   * more than one core).
-   */
-  threads?: boolean;
 }
 
 /** BFD's resources as the service serves them: conformed to CARIN (docs/claims-rif.md#carin). */
@@ -92,25 +85,12 @@ async function loadRif(paths: string[], load: KindLoad, options: RifKindOptions)
       return (seq += 1);
     },
   };
-  // With a second core, the claims are made in a worker thread (started at the first claim) with names
-  // from this database; other lookups (the sandbox's, tests') are asked on the load's thread.
-  const threaded = !options.lookups && (options.threads ?? availableParallelism() > 1);
-  let thread: TransformThread | undefined;
-  try {
-    const claims = claimPipeline(context, threaded ? () => (thread ??= startTransformThread()) : undefined);
-    for (const file of await rifFiles(paths)) {
-      load.reading(file);
-      for await (const batch of readRifBatches(file, load)) {
-        if (BENEFICIARY_TYPES.has(batch.type)) {
-          await claims.drain();
-          await storeBeneficiaryBatch(context, batch);
-        } else {
-          await claims.add(batch);
-        }
-      }
+  const claims = claimPipeline(context);
+  for (const file of await rifFiles(paths)) {
+    load.reading(file);
+    for await (const batch of readRifBatches(file, load)) {
+      if (BENEFICIARY_TYPES.has(batch.type)) await storeBeneficiaryBatch(context, batch);
+      else await claims.add(batch);
     }
-    await claims.drain();
-  } finally {
-    await thread?.close();
   }
 }

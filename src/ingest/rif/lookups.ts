@@ -7,30 +7,10 @@
  */
 import type { Transaction } from 'kysely';
 import type { ClaimLookups, NpiRecord } from '../../fhir/bfd/lookups.js';
-import type { RifRow } from '../../fhir/bfd/rif-record.js';
 import type { Database } from '../../storage/schema.js';
 
 /** Reads the names a batch needs: `npis` are the batch's NPI values. */
 export type BatchLookups = (trx: Transaction<Database>, npis: ReadonlySet<string>) => Promise<ClaimLookups>;
-
-/**
- * The columns of a header that hold NPIs: every CCW variable named for one (`RFR_PHYSN_NPI`,
- * `ORG_NPI_NUM`, `CARR_CLM_BLG_NPI_NUM`, …) and the Part D event's prescriber and pharmacy ids (NPIs when
- * their qualifier says so; a lookup of another kind of id finds nothing).
- */
-export function npiColumns(names: Iterable<string>): string[] {
-  return [...names].filter((n) => n.includes('NPI') || n === 'PRSCRBR_ID' || n === 'SRVC_PRVDR_ID');
-}
-
-/** Adds the NPI values of `rows` (in `columns`) to `into`. */
-export function collectNpis(rows: readonly RifRow[], columns: readonly string[], into: Set<string>): void {
-  for (const row of rows) {
-    for (const column of columns) {
-      const value = row[column];
-      if (value !== undefined && value !== '') into.add(value.trim());
-    }
-  }
-}
 
 /** How many NPIs one directory read asks for. */
 const CHUNK = 500;

@@ -25,6 +25,8 @@ export interface RifRecord {
   /** `BENE_ID` ('' when an MBI history row has none). */
   readonly beneId: string;
   readonly rows: readonly RifRow[];
+  /** Each row's cells, in the order of the batch's `columns`. */
+  readonly cells: readonly (readonly string[])[];
   /** The 1-based line of each row. */
   readonly lines: readonly number[];
 }
@@ -33,6 +35,8 @@ export interface RifRecord {
 export interface RifBatch {
   readonly type: RifRecordType;
   readonly file: string;
+  /** The column names of the file's header, upper case. */
+  readonly columns: readonly string[];
   readonly records: RifRecord[];
   /** Lines in the batch's records. */
   readonly lineCount: number;
@@ -104,6 +108,7 @@ interface Pending {
   beneId: string;
   action: string;
   rows: RifRow[];
+  cells: string[][];
   lines: number[];
   /** Reasons of refused lines, by line. */
   refused: Map<number, string> | undefined;
@@ -150,6 +155,7 @@ export async function* readRifBatches(file: string, load: KindLoad): AsyncGenera
       key: record.key,
       beneId: record.beneId,
       rows: record.rows,
+      cells: record.cells,
       lines: record.lines,
     });
     lineCount += record.lines.length;
@@ -174,7 +180,7 @@ export async function* readRifBatches(file: string, load: KindLoad): AsyncGenera
         repeatOf = seen.get(key);
         if (repeatOf === undefined) seen.set(key, line);
       }
-      pending = { key, beneId, action, rows: [], lines: [], refused: undefined, repeatOf };
+      pending = { key, beneId, action, rows: [], cells: [], lines: [], refused: undefined, repeatOf };
     }
     const record = pending;
     record.lines.push(line);
@@ -182,6 +188,7 @@ export async function* readRifBatches(file: string, load: KindLoad): AsyncGenera
     const row: Record<string, string> = {};
     for (let i = 0; i < names.length; i++) row[names[i]!] = cells[i]!;
     record.rows.push(row);
+    record.cells.push(cells);
     const wrong = check(cells);
     if (wrong !== undefined) return refuse(record, line, wrong);
     if (action !== 'INSERT' && action !== 'UPDATE') {
@@ -227,7 +234,7 @@ export async function* readRifBatches(file: string, load: KindLoad): AsyncGenera
       }
       take(line, cells, broken);
       if (records.length >= BATCH_RECORDS || lineCount >= BATCH_LINES) {
-        yield { type: type!, file, records, lineCount };
+        yield { type: type!, file, columns: names, records, lineCount };
         records = [];
         lineCount = 0;
       }
@@ -235,7 +242,7 @@ export async function* readRifBatches(file: string, load: KindLoad): AsyncGenera
   }
   if (dataLines === 0) throw load.failure(`no data rows in ${file}; nothing was stored`);
   if (pending) settle(pending);
-  if (records.length > 0) yield { type: type!, file, records, lineCount };
+  if (records.length > 0) yield { type: type!, file, columns: names, records, lineCount };
 }
 
 /** What the header line of `file` says: the record type, column names and positions, the value check. */

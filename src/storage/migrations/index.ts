@@ -13,6 +13,7 @@ import * as enrolleeIdentities from './0011-enrollee-identities.js';
 import * as tokenFamilies from './0012-token-families.js';
 import * as rifClaims from './0013-rif-claims.js';
 import * as fhirSearchValues from './0014-fhir-search-values.js';
+import * as rifClaimSources from './0015-rif-claim-sources.js';
 import * as developerPortal from './0016-developer-portal.js';
 
 /** Every migration in order; names sort in the order they must run. */
@@ -31,5 +32,6 @@ export const migrations: Record<string, Migration> = {
   '0012-token-families': tokenFamilies,
   '0013-rif-claims': rifClaims,
   '0014-fhir-search-values': fhirSearchValues,
+  '0015-rif-claim-sources': rifClaimSources,
   '0016-developer-portal': developerPortal,
 };

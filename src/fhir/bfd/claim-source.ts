@@ -1,0 +1,223 @@
+/**
+ * A claim loaded from RIF files as it is stored: its RIF cells, its version and the names looked up for it
+ * at load (the `source` of its `fhir_resources` row), and the ExplanationOfBenefit made of it when it is
+ * first read (docs/claims-rif.md#storage). Blue Button's backend keeps the CCW's rows and transforms them
+ * per request; keeping the rows makes a load write a few hundred bytes per claim line instead of the ten
+ * kilobytes of JSON a BFD-shaped line becomes, and the first read stores the JSON for every later one.
+ *
+ * What a search filters on is computed at load from the same rows (`claimSearchFacts`): the claim's header,
+ * diagnoses, procedures, DRG and line codes and dates are built with the transforms' own functions into a
+ * skeleton EOB, whose facts are read as every stored EOB's are (validate.ts `eobSearchFacts`).
+ */
+import { SYNTHETIC_TAG } from '../directory.js';
+import { eobSearchFacts, type ResourceFacts } from '../validate.js';
+import { field } from './ccw.js';
+import { addDiagnoses, addDiagnosisLink, icdSystem, lineDiagnosis, extractDiagnoses } from './diagnosis.js';
+import type { Json } from './elements.js';
+import { eobHeader, optionalDate } from './eob-header.js';
+import { inpatientProductOrService } from './inpatient.js';
+import { NO_LOOKUPS, type ClaimLookups, type NpiRecord } from './lookups.js';
+import { productNdc } from './npi-names.js';
+import { addProcedures, extractProcedures } from './procedure.js';
+import { addItemHcpcs, addServiceDates } from './professional.js';
+import type { RifClaim, RifClaimType, RifRow } from './rif-record.js';
+import { addCodedInformation } from './supporting-info.js';
+import { servedTransforms } from './transform.js';
+import type { SourceBodies } from '../store/resources.js';
+
+/** The names a claim's resource shows, as looked up when it was loaded: only those that were found. */
+export interface ClaimNames {
+  /** NPPES records by NPI. */
+  npi?: Record<string, NpiRecord>;
+  /** FDA drug names by product NDC (`labeler-product`). */
+  drug?: Record<string, string>;
+  /** Code descriptions by `system|code`. */
+  code?: Record<string, string>;
+}
+
+/** The stored form of a claim (JSON in `fhir_resources.source`). */
+export interface ClaimSource {
+  /** Kept where a stored body keeps it, so the stored version is read alike from either. */
+  meta: { versionId: string };
+  /** The `rif_layouts` row naming the cells' columns. */
+  layout: string;
+  /** Each line's cells, in the layout's order. */
+  rows: string[][];
+  names: ClaimNames;
+}
+
+/** A synthetic beneficiary (BFD's synthetic data has negative BENE_IDs): its resources carry the tag. */
+export const isSyntheticBene = (beneId: string) => beneId.startsWith('-');
+
+/** Adds the synthetic-data tag to `resource.meta.tag`. */
+export function tagSynthetic(resource: Json): void {
+  const meta = (resource.meta ?? {}) as Json;
+  const tags = Array.isArray(meta.tag) ? (meta.tag as unknown[]) : [];
+  resource.meta = { ...meta, tag: [...tags, { ...SYNTHETIC_TAG }] };
+}
+
+/**
+ * The columns of a header that hold NPIs: every CCW variable named for one (`RFR_PHYSN_NPI`,
+ * `ORG_NPI_NUM`, `CARR_CLM_BLG_NPI_NUM`, …) and the Part D event's prescriber and pharmacy ids (NPIs when
+ * their qualifier says so; a lookup of another kind of id finds nothing).
+ */
+export function npiColumns(names: Iterable<string>): string[] {
+  return [...names].filter((n) => n.includes('NPI') || n === 'PRSCRBR_ID' || n === 'SRVC_PRVDR_ID');
+}
+
+/** Adds the NPI values of `rows` (in `columns`) to `into`. */
+export function collectNpis(rows: readonly RifRow[], columns: readonly string[], into: Set<string>): void {
+  for (const row of rows) {
+    for (const column of columns) {
+      const value = row[column];
+      if (value !== undefined && value !== '') into.add(value.trim());
+    }
+  }
+}
+
+/**
+ * The columns whose NDC the transforms name from FDA's list: a Part D event's drug, a carrier or DME line's
+ * NDC, an outpatient line's NDC, IDE or UPC number.
+ */
+const NDC_COLUMNS = ['PROD_SRVC_ID', 'LINE_NDC_CD', 'REV_CNTR_IDE_NDC_UPC_NUM'];
+
+/**
+ * The names the transforms may ask of `lookups` for this claim, those found: its NPIs (`npis`, the NPI
+ * values of the claim's rows), its drugs' product NDCs and its diagnosis and procedure codes in the systems
+ * their version codes name.
+ */
+export function claimNames(claim: RifClaim, npis: readonly string[], lookups: ClaimLookups): ClaimNames {
+  const names: ClaimNames = {};
+  for (const npi of npis) {
+    const record = lookups.npi(npi);
+    if (record !== undefined) (names.npi ??= {})[npi] = record;
+  }
+  for (const row of claim.rows) {
+    for (const column of NDC_COLUMNS) {
+      const product = productNdc(field(row, column) ?? '');
+      const name = product === undefined ? undefined : lookups.drugName(product);
+      if (product !== undefined && name !== undefined) (names.drug ??= {})[product] = name;
+    }
+  }
+  const [first] = claim.rows;
+  const codes = first === undefined ? [] : [...extractDiagnoses(first), ...extractProcedures(first)];
+  for (const row of claim.rows) {
+    const line = lineDiagnosis(row);
+    if (line !== undefined) codes.push(line);
+  }
+  for (const { code, version } of codes) {
+    const system = icdSystem(version);
+    const description = lookups.codeDescription(system, code);
+    if (description !== undefined) (names.code ??= {})[`${system}|${code}`] = description;
+  }
+  return names;
+}
+
+/** Lookups answering from the names stored with a claim. */
+export function storedNames(names: ClaimNames): ClaimLookups {
+  return {
+    npi: (npi) => names.npi?.[npi],
+    drugName: (product) => names.drug?.[product],
+    codeDescription: (system, code) => names.code?.[`${system}|${code}`],
+  };
+}
+
+/** A claim's rows as column → text, from its stored cells and its layout's columns. */
+export function rowsOf(columns: readonly string[], cells: readonly (readonly string[])[]): RifRow[] {
+  return cells.map((line) => {
+    const row: Record<string, string> = {};
+    // The first of repeated column names wins, as when the file was read.
+    for (let i = columns.length - 1; i >= 0; i--) row[columns[i]!] = line[i] ?? '';
+    return row;
+  });
+}
+
+/** The types whose EOB lists ICD procedures and, for inpatient and SNF stays, the DRG. */
+const WITH_PROCEDURES = new Set<RifClaimType>(['inpatient', 'outpatient', 'snf']);
+const WITH_DRG = new Set<RifClaimType>(['inpatient', 'snf']);
+/** The types whose lines are dated by their revenue-centre date. */
+const REVENUE_DATED = new Set<RifClaimType>(['hha', 'hospice', 'outpatient']);
+
+/**
+ * The parts of a claim's EOB its searches read, built with the transforms' functions: the header
+ * (identifiers, type, billable period; it throws for a claim the transform refuses, such as a final action
+ * other than F or N), the diagnoses, procedures and DRG, and each line's code and service dates. A Part D
+ * event is made whole.
+ */
+function searchSkeleton(claim: RifClaim): Json {
+  // A Part D event is one row and its transform is short: it is made whole, which checks it as the read will.
+  if (claim.type === 'pde') return servedTransforms.claimEob(claim, { lookups: NO_LOOKUPS, created: '' });
+  const eob = eobHeader(claim.type, claim, { lookups: NO_LOOKUPS, created: '' });
+  const first = claim.rows[0]!;
+  const { type } = claim;
+  addDiagnoses(eob, first, type, NO_LOOKUPS);
+  if (WITH_PROCEDURES.has(type)) addProcedures(eob, first, NO_LOOKUPS);
+  if (WITH_DRG.has(type)) addCodedInformation(eob, first, 'CLM_DRG_CD');
+  eob.item = claim.rows.map((line) => {
+    const item: Json = {};
+    if (type === 'inpatient') item.productOrService = inpatientProductOrService(field(line, 'HCPCS_CD'));
+    else addItemHcpcs(item, line, 0);
+    if (type === 'carrier' || type === 'dme') {
+      addServiceDates(item, line);
+      addDiagnosisLink(eob, item, lineDiagnosis(line), 'carrier', NO_LOOKUPS);
+    } else if (REVENUE_DATED.has(type)) {
+      const date = optionalDate(line, 'REV_CNTR_DT');
+      if (date !== undefined) item.servicedDate = date;
+    }
+    return item;
+  });
+  return eob;
+}
+
+/**
+ * What the EOB searches filter on for this claim, as `eobSearchFacts` reads them from the served EOB; throws
+ * with the reason when no EOB can be made of the claim.
+ */
+export function claimSearchFacts(
+  claim: RifClaim,
+): Pick<ResourceFacts, 'serviceDate' | 'tokens' | 'dates' | 'samhsa'> {
+  return eobSearchFacts(searchSkeleton(claim));
+}
+
+/** A stored claim as the store hands it over to be made into its resource. */
+export interface StoredClaim {
+  id: string;
+  patientId: string;
+  eobType: RifClaimType;
+  /** Epoch milliseconds of the load: the resource's `meta.lastUpdated` and `created`. */
+  lastUpdated: number;
+  source: ClaimSource;
+}
+
+/**
+ * The ExplanationOfBenefit JSON of a stored claim, as the load would have stored it whole: the served
+ * transform (conformed to CARIN) with the names of its load, the synthetic tag for a synthetic beneficiary,
+ * then its version and time.
+ */
+export function claimBody(claim: StoredClaim, columns: readonly string[]): string {
+  const created = new Date(claim.lastUpdated).toISOString();
+  const rows = rowsOf(columns, claim.source.rows);
+  const eob = servedTransforms.claimEob(
+    { type: claim.eobType, rows },
+    { lookups: storedNames(claim.source.names), created },
+  );
+  if (eob.id !== claim.id) throw new Error(`the claim's resource is ${String(eob.id)}, not ${claim.id}`);
+  if (isSyntheticBene(claim.patientId)) tagSynthetic(eob);
+  eob.meta = { ...(eob.meta as Json), versionId: claim.source.meta.versionId, lastUpdated: created };
+  return JSON.stringify(eob);
+}
+
+/** How the FHIR store makes the resources of claims stored as their RIF rows. */
+export const rifClaimSources: SourceBodies = {
+  async build(row, columns) {
+    const source = JSON.parse(row.source) as ClaimSource;
+    const claim: StoredClaim = {
+      id: row.id,
+      patientId: row.patientId,
+      eobType: row.eobType as RifClaimType,
+      lastUpdated: row.lastUpdated,
+      source,
+    };
+    return claimBody(claim, await columns(source.layout));
+  },
+};
