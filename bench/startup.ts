@@ -1,12 +1,13 @@
 /**
  * How long `openenroll serve` takes to answer: the time from spawning the process to its first 200 on a
  * fresh database (migrations and the generated sample market included) and on a restart over the same
- * database, measured from outside as a person at a terminal or an orchestrator sees it.
+ * database, measured from outside as a person at a terminal or an orchestrator sees it; for the compiled
+ * build (dist/, what `npm start` runs) and the TypeScript sources through tsx (`npm run dev`), interleaved.
  *
- *   npm run bench:startup -- [--db sqlite|postgres|both] [--rounds 3] [--no-write]
+ *   npm run bench:startup -- [--db sqlite|postgres|both] [--run dist|tsx|both] [--rounds 3] [--no-write]
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeSection } from './results.js';
@@ -14,23 +15,34 @@ import { createDatabase, freePort, serverEnv, type BenchDatabase, type DatabaseK
 
 const HELP = `Usage: npm run bench:startup -- [options]
 
-Spawns \`node bin/openenroll.js serve\` on a fresh database and times, from the spawn, the first 200 of
-GET /health/live (the process answers), GET /health/ready (the database is reachable) and POST
-/api/v1/plans/search on the sample market (the data is ready); stops it and starts it again on the same
-database (a restart). Repeats --rounds times per database and reports medians.
+Builds dist/ (\`npm run build\`), then spawns the service on a fresh database and times, from the spawn,
+the first 200 of GET /health/live (the process answers), GET /health/ready (the database is reachable) and
+POST /api/v1/plans/search on the sample market (the data is ready); stops it and starts it again on the same
+database (a restart). "dist" starts \`node dist/main.js serve\` (what \`npm start\` runs once built), "tsx"
+starts \`node --import tsx src/main.ts serve\` (\`npm run dev\`, and every start before the compiled
+build). Repeats --rounds times per database, the runs interleaved, and reports medians and ranges.
 
 Options:
   --db <sqlite|postgres|both>   database(s) (default: sqlite)
-  --rounds <n>                  starts of each kind per database (default: 3)
+  --run <dist|tsx|both>         what is started (default: both)
+  --rounds <n>                  starts of each kind per database and run (default: 3)
+  --cpu-prof-dir <dir>          write a V8 CPU profile of every start there (node --cpu-prof)
   --pg-url <url>                PostgreSQL server (default: $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/test)
   --no-write                    do not update bench/RESULTS.md
   -h, --help                    show this help
 `;
 
 const ROOT = resolve(import.meta.dirname, '..');
-const CLI = resolve(ROOT, 'bin', 'openenroll.js');
 const RESULTS = resolve(import.meta.dirname, 'RESULTS.md');
 const SANDBOX_KEY = 'd687412e7b53146b2631dc01974ad0a4';
+
+type Run = 'dist' | 'tsx';
+
+/** Node's arguments that start `serve` each way. */
+const ENTRIES: Record<Run, string[]> = {
+  dist: [resolve(ROOT, 'dist', 'main.js'), 'serve'],
+  tsx: ['--import', 'tsx', resolve(ROOT, 'src', 'main.ts'), 'serve'],
+};
 
 interface Start {
   live: number;
@@ -55,12 +67,13 @@ async function firstOk(probe: () => Promise<Response>, since: number, child: Chi
   throw new Error('no 200 within 120 s');
 }
 
-async function startOnce(database: BenchDatabase): Promise<Start> {
+async function startOnce(database: BenchDatabase, run: Run, profileDir: string | undefined): Promise<Start> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const year = new Date().getUTCFullYear();
   const started = performance.now();
-  const child = spawn(process.execPath, [CLI, 'serve'], {
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, ...ENTRIES[run]], {
     cwd: ROOT,
     env: serverEnv(database, port),
     stdio: 'ignore',
@@ -98,31 +111,50 @@ async function startOnce(database: BenchDatabase): Promise<Start> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-async function runOn(kind: DatabaseKind, rounds: number, pgUrl: string) {
-  const fresh: Start[] = [];
-  const restart: Start[] = [];
-  let label = '';
+interface Measured {
+  kind: DatabaseKind;
+  run: Run;
+  label: string;
+  fresh: Start[];
+  restart: Start[];
+}
+
+/** `rounds` fresh starts and restarts on `kind`, each run in turn within a round (so load spreads evenly). */
+async function runOn(kind: DatabaseKind, runs: Run[], rounds: number, pgUrl: string, profileDir?: string) {
+  const results = runs.map((run): Measured => ({ kind, run, label: '', fresh: [], restart: [] }));
   for (let i = 0; i < rounds; i++) {
-    const database = await createDatabase(kind, pgUrl);
-    label = database.label;
-    try {
-      fresh.push(await startOnce(database));
-      restart.push(await startOnce(database));
-    } finally {
-      await database.drop();
+    for (const result of results) {
+      const database = await createDatabase(kind, pgUrl);
+      result.label = database.label;
+      try {
+        result.fresh.push(await startOnce(database, result.run, profileDir));
+        result.restart.push(await startOnce(database, result.run, profileDir));
+      } finally {
+        await database.drop();
+      }
+      console.log(
+        `${kind} ${result.run} round ${i + 1}: fresh ${JSON.stringify(result.fresh.at(-1))}, restart ${JSON.stringify(result.restart.at(-1))}`,
+      );
     }
-    console.log(
-      `${kind} round ${i + 1}: fresh ${JSON.stringify(fresh.at(-1))}, restart ${JSON.stringify(restart.at(-1))}`,
-    );
   }
-  return { label, fresh, restart };
+  return results;
+}
+
+/** Median seconds, and the range when there are several rounds. */
+function cell(starts: Start[], key: keyof Start): string {
+  const values = starts.map((s) => s[key] / 1000);
+  const text = median(values).toFixed(2);
+  if (values.length < 2) return text;
+  return `${text} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
 }
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       db: { type: 'string', default: 'sqlite' },
+      run: { type: 'string', default: 'both' },
       rounds: { type: 'string', default: '3' },
+      'cpu-prof-dir': { type: 'string' },
       'pg-url': { type: 'string' },
       'no-write': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -138,37 +170,45 @@ async function main(): Promise<number> {
     both: ['sqlite', 'postgres'],
   };
   const kinds = choices[values.db];
+  const runChoices: Record<string, Run[]> = { dist: ['dist'], tsx: ['tsx'], both: ['dist', 'tsx'] };
+  const runs = runChoices[values.run];
   const rounds = Number(values.rounds);
-  if (!kinds || !(rounds >= 1)) {
-    console.error('--db must be sqlite, postgres or both; --rounds a positive number');
+  if (!kinds || !runs || !(rounds >= 1)) {
+    console.error(
+      '--db must be sqlite, postgres or both; --run dist, tsx or both; --rounds a positive number',
+    );
     return 2;
   }
+  // What `npm ci` builds; built again so the figures are of the sources as they are now.
+  if (runs.includes('dist'))
+    execFileSync(process.execPath, [resolve(ROOT, 'scripts', 'build.mjs')], { stdio: 'inherit' });
+  const loadBefore = loadavg()[0]!;
   const pgUrl =
     values['pg-url'] ?? process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const results = [];
-  for (const kind of kinds) results.push(await runOn(kind, rounds, pgUrl));
+  const results: Measured[] = [];
+  for (const kind of kinds) results.push(...(await runOn(kind, runs, rounds, pgUrl, values['cpu-prof-dir'])));
+  const loadAfter = loadavg()[0]!;
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}`;
-  const cell = (starts: Start[], key: keyof Start) =>
-    `${(median(starts.map((s) => s[key])) / 1000).toFixed(2)}`;
   const lines = [
-    `Command: \`npm run bench:startup -- ${process.argv.slice(2).join(' ')}\` — ${new Date().toISOString().slice(0, 10)}, commit ${commit}, ${machine}, Node ${process.version}. Seconds from spawning \`node bin/openenroll.js serve\` to the first 200, median of ${rounds} rounds; "fresh" is an empty database (migrations, the generated sample market), "restart" the same database again.`,
+    `Command: \`npm run bench:startup -- ${process.argv.slice(2).join(' ')}\` — ${new Date().toISOString().slice(0, 10)}, commit ${commit}, ${machine}, Node ${process.version}, 1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after (other work on the machine when above ~0.5). Seconds from spawning the process to the first 200: median of ${rounds} rounds (fastest–slowest); "fresh" is an empty database (migrations, sandbox enrollees and claims, the generated sample market), "restart" the same database again. "dist" is \`node dist/main.js serve\` (\`npm start\` once \`npm ci\` has built it), "tsx" is \`node --import tsx src/main.ts serve\` (\`npm run dev\`).`,
     '',
-    '| Database | Start | /health/live | /health/ready | first plan search |',
-    '|---|---|---|---|---|',
+    '| Database | Run | Start | /health/live | /health/ready | first plan search |',
+    '|---|---|---|---|---|---|',
   ];
   for (const r of results) {
-    lines.push(
-      `| ${r.label} | fresh | ${cell(r.fresh, 'live')} | ${cell(r.fresh, 'ready')} | ${cell(r.fresh, 'search')} |`,
-    );
-    lines.push(
-      `| ${r.label} | restart | ${cell(r.restart, 'live')} | ${cell(r.restart, 'ready')} | ${cell(r.restart, 'search')} |`,
-    );
+    for (const [start, starts] of [
+      ['fresh', r.fresh],
+      ['restart', r.restart],
+    ] as const) {
+      lines.push(
+        `| ${r.label} | ${r.run} | ${start} | ${cell(starts, 'live')} | ${cell(starts, 'ready')} | ${cell(starts, 'search')} |`,
+      );
+    }
   }
   const section = lines.join('\n');
   console.log(section);
-  if (!values['no-write'])
-    writeSection(RESULTS, 'startup', 'Start-up (generated by `npm run bench:startup`)', section);
+  if (!values['no-write']) writeSection(RESULTS, 'startup-compiled', 'Start-up (compiled)', section);
   return 0;
 }
 
