@@ -1,21 +1,11 @@
-import { fileURLToPath } from 'node:url';
-import { Eta } from 'eta';
+import { pageRenderer, type PageData } from '../../shared/pages.js';
 import type { Language } from '../oauth/language.js';
 import { isMessageKey, translator, type MessageKey } from './i18n.js';
 
-const views = fileURLToPath(new URL('./templates', import.meta.url));
-const eta = new Eta({ views, cache: true, autoEscape: true });
-
-export interface PageData extends Record<string, unknown> {
-  title: string;
-  /** Link to the same page in the other language. */
-  switchUrl?: string;
-}
+export type { PageData };
 
 /** Renders an enrollee-facing page in one language; every template gets `t` for its texts. */
-export function renderPage(template: string, lang: Language, data: PageData): string {
-  return eta.render(`./${template}`, { ...data, lang, t: translator(lang) });
-}
+export const renderPage = pageRenderer(new URL('./templates', import.meta.url), translator);
 
 /**
  * Blue Button's English texts of the authorize checks (docs/decisions.md#authorize-checks) that an enrollee

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { constantTimeEqual } from '../../shared/crypto.js';
+import { pageCookieOptions } from '../../shared/pages.js';
 import type { AuthDeps } from '../deps.js';
 import { pickLanguage, type Language } from '../oauth/language.js';
 import { enrolleeOfSession, openSession } from '../consent/sessions.js';
@@ -51,13 +52,7 @@ export async function startSession(
 
 /** Path=/ and no Domain: what the `__Host-` prefix demands, and right for the plain names too. */
 export function cookieOptions(deps: AuthDeps, maxAgeSeconds: number) {
-  return {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: deps.settings.secureCookies,
-    maxAge: maxAgeSeconds,
-  };
+  return pageCookieOptions(deps.settings.secureCookies, maxAgeSeconds);
 }
 
 /**

@@ -6,7 +6,8 @@ import { pickLanguage, type Language } from '../../shared/language.js';
 import { developerOfSession } from '../accounts/accounts.js';
 import type { PortalDeps } from '../deps.js';
 import { translator, type MessageKey } from '../pages/i18n.js';
-import { renderPage, type PageData } from '../pages/render.js';
+import { renderPage } from '../pages/render.js';
+import { pageCookieOptions, type PageData } from '../../shared/pages.js';
 import { portalErrors } from '../errors.js';
 
 /**
@@ -18,13 +19,7 @@ export const sessionCookie = (deps: PortalDeps) =>
 const formCookie = (deps: PortalDeps) => (deps.settings.secureCookies ? '__Host-oe_dev_csrf' : 'oe_dev_csrf');
 
 export function cookieOptions(deps: PortalDeps, maxAgeSeconds: number) {
-  return {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: deps.settings.secureCookies,
-    maxAge: maxAgeSeconds,
-  };
+  return pageCookieOptions(deps.settings.secureCookies, maxAgeSeconds);
 }
 
 /** Page language: `lang` in the query, else Accept-Language, else English. */
