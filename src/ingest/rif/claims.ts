@@ -74,14 +74,20 @@ async function storeClaims(context: RifContext, batch: RifBatch, layout: string)
   });
   if (records.length === 0) return;
 
-  const npis = new Set<string>();
+  // Each claim's NPIs, and the batch's, looked up in one read.
   const columns = npiColumns(batch.columns);
-  for (const { record } of records) collectNpis(record.rows, columns, npis);
+  const npis = new Set<string>();
+  const own = records.map(({ record }) => {
+    const found = new Set<string>();
+    collectNpis(record.rows, columns, found);
+    for (const npi of found) npis.add(npi);
+    return [...found];
+  });
   const lookups = await context.lookups(context.trx, npis);
 
   const rows: RifResourceRow[] = [];
   const replaced = new Set<string>();
-  for (const { record, id } of records) {
+  for (const [i, { record, id }] of records.entries()) {
     const claim = { type, rows: record.rows };
     let facts;
     try {
@@ -97,13 +103,11 @@ async function storeClaims(context: RifContext, batch: RifBatch, layout: string)
     const before = stored.has(id) ? Number.parseInt(stored.get(id)!, 10) : 0;
     const version = (Number.isSafeInteger(before) && before > 0 ? before : stored.has(id) ? 1 : 0) + 1;
     if (stored.has(id)) replaced.add(`ExplanationOfBenefit/${id}`);
-    const own = new Set<string>();
-    collectNpis(record.rows, columns, own);
     const source: ClaimSource = {
       meta: { versionId: String(version) },
       layout,
       rows: record.cells as string[][],
-      names: claimNames(claim, [...own], lookups),
+      names: claimNames(claim, own[i]!, lookups),
     };
     const row: RifResourceRow = {
       resourceType: 'ExplanationOfBenefit',
