@@ -460,7 +460,7 @@ describe('totals and paging links with the new filters (FHIR R4 §3.1.1.6.3)', (
   });
 });
 
-describe('IncludeTaxNumbers: stored with the tax numbers, served without them unless the header says true', () => {
+describe('IncludeTaxNumbers: served without the tax numbers, made with them when the header says true', () => {
   const ID = 'carrier-9991831999';
   const expected = (name: string) => {
     const body = bfdCarrier(name);

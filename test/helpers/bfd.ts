@@ -144,11 +144,12 @@ export async function servedResources(
   return found.map(({ id, body }) => ({ id, body })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** One stored resource's JSON as the store serves it, or undefined. */
+/** One stored resource's JSON as the store serves it (`taxNumbers`: to `IncludeTaxNumbers: true`), or undefined. */
 export async function servedBody(
   db: Kysely<Database>,
   type: string,
   id: string,
+  taxNumbers = false,
 ): Promise<string | undefined> {
-  return (await createFhirStore(db, rifClaimSources).findResource(type, id))?.body;
+  return (await createFhirStore(db, rifClaimSources).findResource(type, id, { taxNumbers }))?.body;
 }

@@ -19,7 +19,7 @@ import { inpatientProductOrService } from './inpatient.js';
 import { NO_LOOKUPS, type ClaimLookups, type NpiRecord } from './lookups.js';
 import { productNdc } from './npi-names.js';
 import { addProcedures, extractProcedures } from './procedure.js';
-import { addItemHcpcs, addServiceDates } from './professional.js';
+import { addItemHcpcs, addServiceDates, withoutTaxNumbers } from './professional.js';
 import type { RifClaim, RifClaimType, RifRow } from './rif-record.js';
 import { addCodedInformation } from './supporting-info.js';
 import { servedTransforms } from './transform.js';
@@ -190,11 +190,12 @@ export interface StoredClaim {
 }
 
 /**
- * The ExplanationOfBenefit JSON of a stored claim, as the load would have stored it whole: the served
- * transform (conformed to CARIN) with the names of its load, the synthetic tag for a synthetic beneficiary,
- * then its version and time.
+ * The ExplanationOfBenefit JSON of a stored claim: the served transform (conformed to CARIN) with the names
+ * of its load, the synthetic tag for a synthetic beneficiary, then its version and time. The lines' tax
+ * numbers are in it only when `taxNumbers` asks for them (BFD's `IncludeTaxNumbers: true`), so the body
+ * stored at the first read is BFD's default answer, served without being parsed (docs/claims-rif.md#tax-numbers).
  */
-export function claimBody(claim: StoredClaim, columns: readonly string[]): string {
+export function claimBody(claim: StoredClaim, columns: readonly string[], taxNumbers = false): string {
   const created = new Date(claim.lastUpdated).toISOString();
   const rows = rowsOf(columns, claim.source.rows);
   const eob = servedTransforms.claimEob(
@@ -204,12 +205,12 @@ export function claimBody(claim: StoredClaim, columns: readonly string[]): strin
   if (eob.id !== claim.id) throw new Error(`the claim's resource is ${String(eob.id)}, not ${claim.id}`);
   if (isSyntheticBene(claim.patientId)) tagSynthetic(eob);
   eob.meta = { ...(eob.meta as Json), versionId: claim.source.meta.versionId, lastUpdated: created };
-  return JSON.stringify(eob);
+  return JSON.stringify(taxNumbers ? eob : withoutTaxNumbers(eob));
 }
 
 /** How the FHIR store makes the resources of claims stored as their RIF rows. */
 export const rifClaimSources: SourceBodies = {
-  async build(row, columns) {
+  async build(row, columns, taxNumbers) {
     const source = JSON.parse(row.source) as ClaimSource;
     const claim: StoredClaim = {
       id: row.id,
@@ -218,6 +219,6 @@ export const rifClaimSources: SourceBodies = {
       lastUpdated: row.lastUpdated,
       source,
     };
-    return claimBody(claim, await columns(source.layout));
+    return claimBody(claim, await columns(source.layout), taxNumbers);
   },
 };

@@ -53,9 +53,9 @@ function wantsTaxNumbers(request: FastifyRequest): boolean {
 }
 
 /**
- * A stored body as served: an EOB of BFD's shape is stored with its lines' tax numbers, and without
- * `IncludeTaxNumbers: true` they are left out (BFD's default answer). A body that names no tax number is
- * passed on as stored, unparsed.
+ * A body as served: without `IncludeTaxNumbers: true` an EOB's lines' tax numbers are left out (BFD's
+ * default answer). A RIF claim's stored body has none (the store makes one with them when asked), so only an
+ * imported body that names them is parsed; the others are passed on as stored.
  */
 function taxNumbersAsAsked(body: string, include: boolean): string {
   if (include || !body.includes(TAX_NUM_URL)) return body;
@@ -79,7 +79,7 @@ async function read(
   requireScope(context, type, 'read');
   const eob = type === 'ExplanationOfBenefit';
   const taxNumbers = eob && wantsTaxNumbers(request);
-  const resource = await deps.fhir.findResource(type, id);
+  const resource = await deps.fhir.findResource(type, id, { taxNumbers });
   if (!resource || !withinReach(context, resource)) throw detailError(404, 'Not found.');
   const { body, versionId } = versioned(taxNumbersAsAsked(resource.body, !eob || taxNumbers));
   const etag = weakETag(versionId);
@@ -151,6 +151,7 @@ async function search(deps: FhirDeps, request: FastifyRequest, reply: FastifyRep
         tokens: params.tokens,
         dates: params.dates,
         excludeSamhsa: params.excludeSamhsa,
+        taxNumbers,
         offset: params.startIndex,
         limit: params.count,
       })

@@ -68,10 +68,15 @@ export interface SourceRow {
 
 /**
  * Makes the JSON of a resource stored as its source (fhir/bfd/claim-source.ts for RIF claims); `columns`
- * reads a RIF layout's column names.
+ * reads a RIF layout's column names. Without `taxNumbers` it is the answer stored as the body; with it, the
+ * answer to `IncludeTaxNumbers: true`, made for the request.
  */
 export interface SourceBodies {
-  build(row: SourceRow, columns: (layout: string) => Promise<readonly string[]>): Promise<string>;
+  build(
+    row: SourceRow,
+    columns: (layout: string) => Promise<readonly string[]>,
+    taxNumbers?: boolean,
+  ): Promise<string>;
 }
 
 /**
@@ -310,15 +315,17 @@ type ReadRow = Pick<
 /**
  * The rows with their bodies: a claim stored as its source is made into its resource, which is then stored
  * as its body, so that only its first read makes it (two instances reading it at once write the same JSON).
+ * With `taxNumbers`, such a claim is made for the request with its lines' tax numbers, and not stored.
  */
 async function withBodies<R extends ReadRow>(
   db: Kysely<Database>,
   sources: SourceBodies,
   rows: R[],
+  taxNumbers = false,
 ): Promise<R[]> {
   for (const row of rows) {
-    if (row.body !== '' || row.source === null) continue;
-    row.body = await sources.build(
+    if (row.source === null || (row.body !== '' && !taxNumbers)) continue;
+    const made = await sources.build(
       {
         resourceType: row.resource_type,
         id: row.id,
@@ -328,7 +335,11 @@ async function withBodies<R extends ReadRow>(
         source: row.source,
       },
       (layout) => readLayout(db, layout),
+      taxNumbers,
     );
+    const stored = row.body !== '';
+    row.body = made;
+    if (taxNumbers || stored) continue;
     await db
       .updateTable('fhir_resources')
       .set({ body: row.body })
@@ -341,7 +352,8 @@ async function withBodies<R extends ReadRow>(
 }
 
 export function createFhirStore(db: Kysely<Database>, sources: SourceBodies) {
-  const made = <R extends ReadRow>(rows: R[]) => withBodies(db, sources, rows);
+  const made = <R extends ReadRow>(rows: R[], taxNumbers?: boolean) =>
+    withBodies(db, sources, rows, taxNumbers);
   return {
     /** Runs a whole import in one transaction: it lands completely or not at all. */
     async importAll<T>(work: (writer: ImportWriter) => Promise<T>): Promise<T> {
@@ -356,17 +368,22 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies) {
 
     async search(q: ResourceQuery): Promise<{ total: number; bodies: { id: string; body: string }[] }> {
       const { total, rows } = await searchResources(db, q);
-      return { total, bodies: (await made(rows)).map(({ id, body }) => ({ id, body })) };
+      return { total, bodies: (await made(rows, q.taxNumbers)).map(({ id, body }) => ({ id, body })) };
     },
 
-    async findResource(resourceType: string, id: string): Promise<StoredResource | undefined> {
+    /** One resource; `taxNumbers`: a RIF claim with its lines' tax numbers (`IncludeTaxNumbers: true`). */
+    async findResource(
+      resourceType: string,
+      id: string,
+      options: { taxNumbers?: boolean } = {},
+    ): Promise<StoredResource | undefined> {
       const row = await db
         .selectFrom('fhir_resources')
         .selectAll()
         .where('resource_type', '=', resourceType)
         .where('id', '=', id)
         .executeTakeFirst();
-      return row && storedResource((await made([row]))[0]!);
+      return row && storedResource((await made([row], options.taxNumbers))[0]!);
     },
 
     /** For `_include`: the resources `refs` name that exist; whose they are is the caller's to check. */
@@ -441,6 +458,8 @@ export interface ResourceQuery {
   dates?: { param: string; match: DayRangeMatch }[];
   /** Leave out the resources marked SAMHSA-sensitive (`excludeSAMHSA=true`). */
   excludeSamhsa?: boolean;
+  /** RIF claims with their lines' tax numbers (`IncludeTaxNumbers: true`). */
+  taxNumbers?: boolean;
   offset: number;
   limit: number;
 }

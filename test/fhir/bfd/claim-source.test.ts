@@ -11,6 +11,7 @@ import {
 } from '../../../src/fhir/bfd/claim-source.js';
 import type { RifClaim, RifClaimType, RifRow } from '../../../src/fhir/bfd/rif-record.js';
 import { servedTransforms } from '../../../src/fhir/bfd/transform.js';
+import { withoutTaxNumbers } from '../../../src/fhir/bfd/professional.js';
 import { eobSearchFacts } from '../../../src/fhir/validate.js';
 import { RIF_COLUMNS } from '../../../src/ingest/rif/columns.js';
 import { syntheticRifRecords } from '../../../src/ingest/rif/synthetic/generate.js';
@@ -109,7 +110,7 @@ describe('claimSearchFacts: the facts of the served resource, from the rows', ()
 });
 
 describe('claimNames and claimBody: the resource made at the first read is the one the load would make', () => {
-  const body = (claim: RifClaim, lookups = fixtureLookups()) => {
+  const body = (claim: RifClaim, taxNumbers = false, lookups = fixtureLookups()) => {
     const npis = new Set<string>();
     collectNpis(claim.rows, npiColumns(Object.keys(claim.rows[0]!)), npis);
     const columns = [...new Set(claim.rows.flatMap((row) => Object.keys(row)))];
@@ -128,6 +129,7 @@ describe('claimNames and claimBody: the resource made at the first read is the o
         },
       },
       columns,
+      taxNumbers,
     );
     return JSON.parse(made) as Record<string, unknown> & { meta: Record<string, unknown> };
   };
@@ -138,12 +140,13 @@ describe('claimNames and claimBody: the resource made at the first read is the o
         const columns = Object.keys(claim.rows[0]!);
         const cells = claim.rows.map((row) => columns.map((c) => row[c]!));
         assert.deepEqual(rowsOf(columns, cells), claim.rows, 'the rows read back from the stored cells');
-        const made = body(claim);
         const expected = served(claim);
-        assert.deepEqual(made, {
+        const versioned = {
           ...expected,
           meta: { ...(expected.meta as object), versionId: '3', lastUpdated: CREATED },
-        });
+        };
+        assert.deepEqual(body(claim, true), versioned, 'with tax numbers (IncludeTaxNumbers: true)');
+        assert.deepEqual(body(claim), withoutTaxNumbers(versioned), 'the stored body: without them');
       }
     });
   }
