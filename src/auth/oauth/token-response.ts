@@ -1,4 +1,7 @@
 import type { ClientApp } from '../store/apps.js';
+
+/** What the response rules need of an app: its access category. */
+export type AccessCategory = Pick<ClientApp, 'dataAccessType'>;
 import { formatGrantExpiration } from './expiry.js';
 
 /** The JSON body of a successful token request (docs/decisions.md#token-response). */
@@ -29,7 +32,7 @@ export interface IssuedTokens {
  * Category rules (docs/decisions.md#token-response): `10 hours` apps get no refresh token and a grant
  * expiration equal to the token's; `13 months` apps get the grant's expiration; `Research` apps get none.
  */
-export function tokenResponse(app: ClientApp, issued: IssuedTokens): TokenResponse {
+export function tokenResponse(app: AccessCategory, issued: IssuedTokens): TokenResponse {
   const body: TokenResponse = {
     access_token: issued.accessToken,
     expires_in: issued.expiresIn,
@@ -56,6 +59,6 @@ export function secondsUntil(expiresAt: number, now: number): number {
 }
 
 /** Whether tokens issued to this app come with a refresh token (docs/decisions.md#refresh-tokens). */
-export function issuesRefreshTokens(app: ClientApp): boolean {
+export function issuesRefreshTokens(app: AccessCategory): boolean {
   return app.dataAccessType !== 'ONE_TIME';
 }

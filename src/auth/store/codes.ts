@@ -2,20 +2,35 @@ import type { Kysely } from 'kysely';
 import type { DialectCapabilities } from '../../storage/dialect.js';
 import { instant } from '../../storage/columns.js';
 import type { Database } from '../../storage/schema.js';
-import type { AuthCode, NewTokenFamily } from './token-types.js';
-import { insertFamily, lockLiveGrant, revokePairFamilies } from './token-writes.js';
+import type { CodeContext, NewTokenFamily } from './token-types.js';
+import {
+  insertFamily,
+  liveGrant,
+  replaceFamilyAtOnce,
+  revokePairFamilies,
+  setGrantExpiry,
+} from './token-writes.js';
 
 /** Authorization codes: looked up and redeemed once. */
 export function createCodeStore(db: Kysely<Database>, dialect: DialectCapabilities) {
   return {
-    async findCode(codeHash: string): Promise<AuthCode | undefined> {
+    /** A code with its enrollee's patient id and its pair's grant, in one read. */
+    async findCode(codeHash: string): Promise<CodeContext | undefined> {
       const row = await db
-        .selectFrom('auth_codes')
-        .selectAll()
-        .where('code_hash', '=', codeHash)
+        .selectFrom('auth_codes as c')
+        .leftJoin('enrollees as e', 'e.id', 'c.enrollee_id')
+        .leftJoin('grants as g', (join) =>
+          join.onRef('g.client_id', '=', 'c.client_id').onRef('g.enrollee_id', '=', 'c.enrollee_id'),
+        )
+        .selectAll('c')
+        .select(['e.patient_id', 'g.id as grant_id', 'g.expires_at as grant_expires_at'])
+        .where('c.code_hash', '=', codeHash)
         .executeTakeFirst();
       if (!row) return undefined;
       return {
+        patientId: row.patient_id,
+        hasGrant: row.grant_id !== null,
+        grantExpiresAt: instant(row.grant_expires_at),
         codeHash: row.code_hash,
         clientId: row.client_id,
         enrolleeId: row.enrollee_id,
@@ -45,6 +60,10 @@ export function createCodeStore(db: Kysely<Database>, dialect: DialectCapabiliti
      * Exchanges a code for tokens in one transaction: with the pair's grant locked and still live, marks the
      * code used (only one caller can), makes the new family the pair's only live one, and aligns the
      * grant's expiry. False when the code was spent or the grant is gone.
+     *
+     * Two statements: the first locks the grant (PostgreSQL) and spends the code, the second — run once the
+     * lock is held, so it sees every family committed before — revokes the pair's live family, stores the
+     * new one and sets the grant's expiry (one statement where the database has writable CTEs).
      */
     async redeemCode(
       codeHash: string,
@@ -52,24 +71,24 @@ export function createCodeStore(db: Kysely<Database>, dialect: DialectCapabiliti
       grantExpiresAt: number | null | 'keep',
       now: number,
     ): Promise<boolean> {
+      const pair = { clientId: family.clientId, enrolleeId: family.enrolleeId };
       return db.transaction().execute(async (trx) => {
-        if (!(await lockLiveGrant(trx, dialect, family.clientId, family.enrolleeId, now))) return false;
         const spent = await trx
+          .with('live_grant', () => liveGrant(trx, dialect, pair, now))
           .updateTable('auth_codes')
           .set({ used_at: now })
           .where('code_hash', '=', codeHash)
           .where('used_at', 'is', null)
+          .where((eb) => eb.exists(eb.selectFrom('live_grant').select('live_grant.id')))
           .executeTakeFirst();
         if (spent.numUpdatedRows === 0n) return false;
-        await revokePairFamilies(trx, family.clientId, family.enrolleeId, now);
-        await insertFamily(trx, family, now);
-        if (grantExpiresAt !== 'keep') {
-          await trx
-            .updateTable('grants')
-            .set({ expires_at: grantExpiresAt, updated_at: now })
-            .where('client_id', '=', family.clientId)
-            .where('enrollee_id', '=', family.enrolleeId)
-            .execute();
+        const expiry = grantExpiresAt === 'keep' ? undefined : { expiresAt: grantExpiresAt, now };
+        if (dialect.writableCtes) {
+          await replaceFamilyAtOnce(trx, family, expiry, now);
+        } else {
+          await revokePairFamilies(trx, family.clientId, family.enrolleeId, now);
+          await insertFamily(trx, family, now);
+          if (expiry) await setGrantExpiry(trx, pair, expiry);
         }
         return true;
       });

@@ -1,5 +1,7 @@
 /** Shapes of codes, grants and token families as the token stores hand them to the domain. */
 
+import type { DataAccessType } from './apps.js';
+
 export interface AuthCode {
   codeHash: string;
   clientId: string;
@@ -51,6 +53,18 @@ export interface RotatedFamily {
   scope: string;
   authTime: number | null;
   grantExpiresAt: number | null;
+}
+
+/** A code with what its exchange needs besides: its enrollee's patient id and the pair's grant, if any. */
+export interface CodeContext extends AuthCode {
+  patientId: string | null;
+  hasGrant: boolean;
+  grantExpiresAt: number | null;
+}
+
+/** A rotation that also authenticated the client: with its app's access category, for the response. */
+export interface ClientRotation extends RotatedFamily {
+  dataAccessType: DataAccessType;
 }
 
 /** A family found by a refresh token, read to explain why a refresh was refused (or to narrow its scope). */

@@ -18,22 +18,80 @@ export async function revokePairFamilies(db: Db, clientId: string, enrolleeId: s
     .execute();
 }
 
+function familyRow(family: NewTokenFamily, now: number) {
+  return {
+    family_id: family.familyId,
+    client_id: family.clientId,
+    enrollee_id: family.enrolleeId,
+    scope: family.scope,
+    auth_time: family.authTime,
+    access_hash: family.accessHash,
+    access_expires_at: family.accessExpiresAt,
+    refresh_hash: family.refreshHash,
+    created_at: now,
+    rotated_at: now,
+    revoked_at: null,
+  };
+}
+
 export async function insertFamily(db: Db, family: NewTokenFamily, now: number) {
+  await db.insertInto('token_families').values(familyRow(family, now)).execute();
+}
+
+interface Pair {
+  clientId: string;
+  enrolleeId: string;
+}
+
+interface GrantExpiry {
+  expiresAt: number | null;
+  now: number;
+}
+
+export async function setGrantExpiry(db: Db, pair: Pair, expiry: GrantExpiry) {
   await db
+    .updateTable('grants')
+    .set({ expires_at: expiry.expiresAt, updated_at: expiry.now })
+    .where('client_id', '=', pair.clientId)
+    .where('enrollee_id', '=', pair.enrolleeId)
+    .execute();
+}
+
+/**
+ * `revokePairFamilies`, `insertFamily` and `setGrantExpiry` (when `expiry` is given) as one statement
+ * (PostgreSQL's writable CTEs). Its parts see one snapshot: the family inserted is not among those revoked.
+ */
+export async function replaceFamilyAtOnce(
+  db: Db,
+  family: NewTokenFamily,
+  expiry: GrantExpiry | undefined,
+  now: number,
+) {
+  const revoked = db.with('revoked', (qc) =>
+    qc
+      .updateTable('token_families')
+      .set({ revoked_at: now })
+      .where('client_id', '=', family.clientId)
+      .where('enrollee_id', '=', family.enrolleeId)
+      .where('revoked_at', 'is', null)
+      .returning('family_id'),
+  );
+  const row = familyRow(family, now);
+  if (!expiry) {
+    await revoked.insertInto('token_families').values(row).execute();
+    return;
+  }
+  await revoked
+    .with('expiry', (qc) =>
+      qc
+        .updateTable('grants')
+        .set({ expires_at: expiry.expiresAt, updated_at: expiry.now })
+        .where('client_id', '=', family.clientId)
+        .where('enrollee_id', '=', family.enrolleeId)
+        .returning('id'),
+    )
     .insertInto('token_families')
-    .values({
-      family_id: family.familyId,
-      client_id: family.clientId,
-      enrollee_id: family.enrolleeId,
-      scope: family.scope,
-      auth_time: family.authTime,
-      access_hash: family.accessHash,
-      access_expires_at: family.accessExpiresAt,
-      refresh_hash: family.refreshHash,
-      created_at: now,
-      rotated_at: now,
-      revoked_at: null,
-    })
+    .values(row)
     .execute();
 }
 
@@ -110,27 +168,16 @@ export async function insertCodeRow(db: Db, code: AuthCode, now: number) {
 }
 
 /**
- * Locks the pair's grant row for the rest of the transaction (PostgreSQL; SQLite transactions are already
- * serialized) and returns it, so consent, exchange, refresh and revocation of one pair happen one at a time.
+ * The pair's grant if it has not expired at `now`, as a query that locks its row for the rest of the
+ * transaction (PostgreSQL; SQLite transactions are already serialized), so consent, exchange, refresh and
+ * revocation of one pair happen one at a time.
  */
-export async function lockGrant(trx: Db, dialect: DialectCapabilities, clientId: string, enrolleeId: string) {
-  let query = trx
+export function liveGrant(trx: Db, dialect: DialectCapabilities, pair: Pair, now: number) {
+  const query = trx
     .selectFrom('grants')
-    .select(['id', 'expires_at'])
-    .where('client_id', '=', clientId)
-    .where('enrollee_id', '=', enrolleeId);
-  if (dialect.rowLocks) query = query.forUpdate();
-  return query.executeTakeFirst();
-}
-
-/** A grant that exists and has not expired at `now`. */
-export async function lockLiveGrant(
-  trx: Db,
-  dialect: DialectCapabilities,
-  clientId: string,
-  enrolleeId: string,
-  now: number,
-) {
-  const grant = await lockGrant(trx, dialect, clientId, enrolleeId);
-  return grant && (grant.expires_at === null || Number(grant.expires_at) > now) ? grant : undefined;
+    .select('id')
+    .where('client_id', '=', pair.clientId)
+    .where('enrollee_id', '=', pair.enrolleeId)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+  return dialect.rowLocks ? query.forUpdate() : query;
 }

@@ -4,10 +4,12 @@ import type { DialectCapabilities } from '../../storage/dialect.js';
 import { instant } from '../../storage/columns.js';
 import { preparedQuery } from '../../storage/prepared.js';
 import type { Database } from '../../storage/schema.js';
+import type { DataAccessType } from './apps.js';
 import { createCodeStore } from './codes.js';
 import { createAccessGrantStore } from './access-grants.js';
 import type {
   AccessTokenContext,
+  ClientRotation,
   TokenHashes,
   RefreshFamily,
   RotatedFamily,
@@ -47,6 +49,11 @@ function familiesWithGrant(db: Kysely<Database>) {
 type RotateParams =
   'familyId' | 'spentHash' | 'clientId' | 'now' | 'accessHash' | 'accessExpiresAt' | 'refreshHash' | 'scope';
 
+/** The family's app, as a subquery. */
+function appOf(eb: FamilyScope) {
+  return eb.selectFrom('apps').whereRef('apps.client_id', '=', 'token_families.client_id');
+}
+
 /** A stored hash and a presented token's hash, compared in constant time; no hash matches nothing. */
 function sameHash(stored: string | null, presented: string): boolean {
   return stored !== null && constantTimeEqual(stored, presented);
@@ -66,7 +73,7 @@ function createFamilyStore(db: Kysely<Database>) {
    * are compared by the database here: they are SHA-256 digests of 256-bit secrets, so how long a mismatch
    * takes tells nothing that helps to forge one.
    */
-  const rotate = preparedQuery<RotateParams, RotatedRow>(db, (p) =>
+  const rotation = (p: (name: RotateParams) => never) =>
     db
       .updateTable('token_families')
       .set((eb) => ({
@@ -94,8 +101,36 @@ function createFamilyStore(db: Kysely<Database>) {
         'auth_time',
         patientOf(eb).as('patient_id'),
         grantOf(eb).select('grants.expires_at').as('grant_expires_at'),
-      ]),
+        appOf(eb).select('apps.data_access_type').as('data_access_type'),
+      ]);
+  const rotate = preparedQuery<RotateParams, RotatedRow>(db, rotation);
+  /**
+   * The same rotation for a client not yet authenticated: it also requires the app to be active, to take
+   * refresh tokens, and to have the secret whose SHA-256 is `secretHash` (a digest of a random secret, so
+   * comparing it in the database tells nothing that helps to forge one). One round trip for the whole
+   * grant, client authentication included, against the app's row as it is now.
+   */
+  const rotateForClient = preparedQuery<RotateParams | 'secretHash', RotatedRow>(db, (p) =>
+    rotation(p).where((eb) =>
+      eb.exists(
+        appOf(eb)
+          .select('apps.client_id')
+          .where('apps.client_secret_hash', '=', p('secretHash'))
+          .where('apps.active', '=', 1)
+          .where('apps.data_access_type', '<>', 'ONE_TIME'),
+      ),
+    ),
   );
+  const rotated = (row: RotatedRow | undefined): ClientRotation | undefined =>
+    row && {
+      familyId: row.family_id,
+      enrolleeId: row.enrollee_id,
+      patientId: row.patient_id,
+      scope: row.scope,
+      authTime: instant(row.auth_time),
+      grantExpiresAt: instant(row.grant_expires_at),
+      dataAccessType: row.data_access_type as DataAccessType,
+    };
 
   /** RFC 6750 §2.1: a family with what a data request needs: its app, its enrollee and their grant. */
   const accessContext = preparedQuery<'familyId', AccessRow>(db, (p) =>
@@ -135,16 +170,23 @@ function createFamilyStore(db: Kysely<Database>) {
       now: number,
     ): Promise<RotatedFamily | undefined> {
       const { rows } = await rotate({ familyId, spentHash, clientId, now, scope, ...next });
-      const row = rows[0];
-      if (!row) return undefined;
-      return {
-        familyId: row.family_id,
-        enrolleeId: row.enrollee_id,
-        patientId: row.patient_id,
-        scope: row.scope,
-        authTime: instant(row.auth_time),
-        grantExpiresAt: instant(row.grant_expires_at),
-      };
+      return rotated(rows[0]);
+    },
+
+    /**
+     * `rotateRefreshToken` (keeping the family's scope) for the client that presents `clientId` and a
+     * secret hashing to `secretHash`: undefined when anything is refused, the client included.
+     */
+    async rotateForClient(
+      familyId: string,
+      spentHash: string,
+      clientId: string,
+      secretHash: string,
+      next: TokenHashes,
+      now: number,
+    ): Promise<ClientRotation | undefined> {
+      const params = { familyId, spentHash, clientId, secretHash, now, scope: null, ...next };
+      return rotated((await rotateForClient(params)).rows[0]);
     },
 
     /** The family the upgrade to named families recorded for a token issued before it (migration 0012). */
@@ -284,6 +326,7 @@ interface RotatedRow {
   auth_time: number | string | null;
   patient_id: string;
   grant_expires_at: number | string | null;
+  data_access_type: string;
 }
 
 interface AccessRow {

@@ -1,5 +1,5 @@
 import { logHandle, sha256 } from '../../../shared/crypto.js';
-import type { AuthCode } from '../../store/tokens.js';
+import type { AuthCode, CodeContext } from '../../store/tokens.js';
 import type { AuthDeps } from '../../deps.js';
 import { oauthError } from '../errors.js';
 import { VERIFIER_MAX, VERIFIER_MIN, verifierMatches } from '../pkce.js';
@@ -12,7 +12,11 @@ import { mintTokens } from './mint.js';
  * RFC 6749 §4.1.3 steps, in order; each throws the error Blue Button answers with
  * (docs/decisions.md#code-exchange).
  */
-async function findUsableCode(deps: AuthDeps, { app, params }: GrantRequest, now: number): Promise<AuthCode> {
+async function findUsableCode(
+  deps: AuthDeps,
+  { app, params }: GrantRequest,
+  now: number,
+): Promise<CodeContext> {
   if (!params.code) throw oauthError(400, 'invalid_request', 'Missing code parameter.');
   const code = await deps.tokens.findCode(sha256(params.code));
   if (!code || code.clientId !== app.clientId) throw oauthError(400, 'invalid_grant');
@@ -69,15 +73,15 @@ export const authorizationCodeGrant: TokenGrant = {
     checkRedirectUri(code, params.redirect_uri);
     await checkVerifier(deps, code, params.code_verifier, now);
 
-    const enrollee = await deps.enrollees.findEnrolleeById(code.enrolleeId);
-    const grant = await deps.tokens.findGrant(app.clientId, code.enrolleeId);
-    if (!enrollee || !grant) throw oauthError(400, 'invalid_grant');
+    // The code's enrollee and the pair's grant came with it (one read).
+    const patientId = code.patientId;
+    if (patientId === null || !code.hasGrant) throw oauthError(400, 'invalid_grant');
 
     const minted = mintTokens(deps, app, code.familyId, now);
     // Signed before the code is spent: a signing failure must not cost the client its code.
     const idToken = await idTokenFor(deps, code.scope, {
       clientId: app.clientId,
-      patientId: enrollee.patientId,
+      patientId,
       authTime: code.authTime,
       nonce: code.nonce,
       accessToken: minted.accessToken,
@@ -100,7 +104,7 @@ export const authorizationCodeGrant: TokenGrant = {
     deps.audit('token_issued', {
       grant_type: 'authorization_code',
       client_id: app.clientId,
-      patient: enrollee.patientId,
+      patient: patientId,
       token: logHandle(minted.issued.accessHash),
       scope: code.scope,
     });
@@ -112,8 +116,8 @@ export const authorizationCodeGrant: TokenGrant = {
       expiresIn: secondsUntil(minted.issued.accessExpiresAt, deps.now()),
       scope: code.scope,
       refreshToken: minted.refreshToken,
-      patientId: enrollee.patientId,
-      grantExpiresAt: grantExpiresAt === 'keep' ? grant.expiresAt : grantExpiresAt,
+      patientId,
+      grantExpiresAt: grantExpiresAt === 'keep' ? code.grantExpiresAt : grantExpiresAt,
       idToken,
     });
   },

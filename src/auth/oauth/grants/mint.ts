@@ -1,8 +1,7 @@
 import { randomToken, sha256 } from '../../../shared/crypto.js';
-import type { ClientApp } from '../../store/apps.js';
 import type { TokenHashes } from '../../store/tokens.js';
 import type { AuthDeps } from '../../deps.js';
-import { issuesRefreshTokens } from '../token-response.js';
+import { issuesRefreshTokens, type AccessCategory } from '../token-response.js';
 
 export interface MintedTokens {
   accessToken: string;
@@ -15,7 +14,7 @@ export interface MintedTokens {
  * New random tokens for family `familyId`, in the shape auth/oauth/token-format.ts describes; only their
  * hashes are ever stored.
  */
-export function mintTokens(deps: AuthDeps, app: ClientApp, familyId: string, now: number): MintedTokens {
+export function mintTokens(deps: AuthDeps, app: AccessCategory, familyId: string, now: number): MintedTokens {
   const accessToken = `${familyId}.${randomToken()}`;
   const refreshToken = issuesRefreshTokens(app) ? `${familyId}.${randomToken()}` : undefined;
   return {

@@ -5,7 +5,8 @@ import type { AuthDeps } from '../../deps.js';
 import { oauthError, serviceError, TEXT } from '../errors.js';
 import { isSubScope, parseScope } from '../scopes.js';
 import { idTokenFor } from '../id-token.js';
-import { secondsUntil, tokenResponse } from '../token-response.js';
+import { secondsUntil, tokenResponse, type TokenResponse } from '../token-response.js';
+import type { ClientCredentials } from '../client-auth.js';
 import type { TokenGrant } from './types.js';
 import { familyOfToken, namedFamily } from '../token-format.js';
 import { mintTokens, type MintedTokens } from './mint.js';
@@ -91,6 +92,81 @@ async function rotate(deps: AuthDeps, r: Refresh): Promise<{ rotated: RotatedFam
   return done;
 }
 
+/** The answer to a refresh that went through: a new ID token when the scope asks for one, the audit. */
+async function refreshed(
+  deps: AuthDeps,
+  app: Pick<ClientApp, 'clientId' | 'dataAccessType'>,
+  done: { rotated: RotatedFamily; minted: MintedTokens },
+  spentHash: string,
+  now: number,
+): Promise<TokenResponse> {
+  const { rotated, minted } = done;
+  // OIDC Core §12.2: a refresh may return a new ID token; ours does whenever the scope holds `openid`,
+  // with the original `auth_time` and no `nonce`.
+  const idToken = await idTokenFor(deps, rotated.scope, {
+    clientId: app.clientId,
+    patientId: rotated.patientId,
+    authTime: rotated.authTime,
+    nonce: null,
+    accessToken: minted.accessToken,
+  });
+  deps.audit('token_refreshed', {
+    client_id: app.clientId,
+    patient: rotated.patientId,
+    token: logHandle(minted.issued.accessHash),
+    previous: logHandle(spentHash),
+  });
+  return tokenResponse(app, {
+    accessToken: minted.accessToken,
+    accessExpiresAt: minted.issued.accessExpiresAt,
+    expiresIn: secondsUntil(minted.issued.accessExpiresAt, now),
+    scope: rotated.scope,
+    refreshToken: minted.refreshToken,
+    patientId: rotated.patientId,
+    grantExpiresAt: rotated.grantExpiresAt,
+    idToken,
+  });
+}
+
+/**
+ * The common refresh — a token that names its family, no scope asked, client credentials given — as one
+ * statement that authenticates the client against its app's current row and rotates the family
+ * (auth/store/tokens.ts `rotateForClient`). Undefined when that statement refuses anything: the token
+ * endpoint then authenticates the client and runs the grant as usual, which finds the refusal's answer; no
+ * refusal is decided here, so every error is the one the full path gives.
+ */
+export async function quickRefresh(
+  deps: AuthDeps,
+  credentials: ClientCredentials,
+  params: Record<string, string | undefined>,
+): Promise<TokenResponse | undefined> {
+  const { clientId, clientSecret } = credentials;
+  const token = params.refresh_token;
+  if (!clientId || !clientSecret || !token || asksForScope(params.scope)) return undefined;
+  const familyId = namedFamily(token);
+  if (familyId === undefined) return undefined;
+  const now = deps.now();
+  const spentHash = sha256(token);
+  // Apps that take refresh tokens get a new one (the statement refuses the others).
+  const minted = mintTokens(deps, { dataAccessType: 'THIRTEEN_MONTH' }, familyId, now);
+  const rotated = await deps.tokens.rotateForClient(
+    familyId,
+    spentHash,
+    clientId,
+    sha256(clientSecret),
+    minted.issued,
+    now,
+  );
+  if (!rotated) return undefined;
+  return refreshed(
+    deps,
+    { clientId, dataAccessType: rotated.dataAccessType },
+    { rotated, minted },
+    spentHash,
+    now,
+  );
+}
+
 export const refreshTokenGrant: TokenGrant = {
   grantType: 'refresh_token',
   parameters: ['refresh_token', 'scope'],
@@ -99,37 +175,13 @@ export const refreshTokenGrant: TokenGrant = {
     if (app.dataAccessType === 'ONE_TIME') throw serviceError(403, 'invalid_client', TEXT.noRefreshForApp);
     const now = deps.now();
     const spentHash = sha256(params.refresh_token);
-    const { rotated, minted } = await rotate(deps, {
+    const done = await rotate(deps, {
       app,
       token: params.refresh_token,
       tokenHash: spentHash,
       scope: params.scope,
       now,
     });
-    // OIDC Core §12.2: a refresh may return a new ID token; ours does whenever the scope holds `openid`,
-    // with the original `auth_time` and no `nonce`.
-    const idToken = await idTokenFor(deps, rotated.scope, {
-      clientId: app.clientId,
-      patientId: rotated.patientId,
-      authTime: rotated.authTime,
-      nonce: null,
-      accessToken: minted.accessToken,
-    });
-    deps.audit('token_refreshed', {
-      client_id: app.clientId,
-      patient: rotated.patientId,
-      token: logHandle(minted.issued.accessHash),
-      previous: logHandle(spentHash),
-    });
-    return tokenResponse(app, {
-      accessToken: minted.accessToken,
-      accessExpiresAt: minted.issued.accessExpiresAt,
-      expiresIn: secondsUntil(minted.issued.accessExpiresAt, now),
-      scope: rotated.scope,
-      refreshToken: minted.refreshToken,
-      patientId: rotated.patientId,
-      grantExpiresAt: rotated.grantExpiresAt,
-      idToken,
-    });
+    return refreshed(deps, app, done, spentHash, now);
   },
 };

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { SANDBOX_KEY } from '../plans/plan-api.js';
+import { postJson } from '../helpers/priced-market.js';
+import { startCountingService, type CountingService } from '../helpers/round-trips.js';
+import { createTestApp, onPostgres } from '../helpers/service.js';
+import { consent, exchange, issueTokens, refresh, type TokenBody } from '../helpers/token-calls.js';
+
+/**
+ * How many statements each hot path sends to the database per request: on PostgreSQL each is a round trip,
+ * and the round trips, not the queries, set those paths' pace (bench/RESULTS.md, issue 30). The counts are
+ * nearly the same on both databases; a change that adds a statement to one of these paths fails here.
+ */
+let running: CountingService;
+before(async () => {
+  running = await startCountingService({ SANDBOX_ENROLLEES: '3' });
+});
+after(() => running.close());
+
+describe('statements per request on the hot paths', () => {
+  test('a refresh grant is one statement', async () => {
+    const app = await createTestApp(running);
+    let tokens = await issueTokens(running, app, { enrollee: 1 });
+    for (let i = 0; i < 3; i++) {
+      const { result, statements } = await running.statementsDuring(() =>
+        refresh(running.url, app, tokens.refresh_token),
+      );
+      assert.equal(result.status, 200, result.text);
+      tokens = result.body as TokenBody;
+      assert.deepEqual(statements.length, 1, statements.join('\n'));
+    }
+  });
+
+  test('a code exchange (with an ID token) is two reads and a transaction of two statements', async () => {
+    const app = await createTestApp(running);
+    // A first exchange signs with a key generated then; a refresh just before the counted exchange signs
+    // too, so the exchange finds the key set kept (a lease of seconds, auth/store/signing-keys.ts).
+    const first = await issueTokens(running, app, { enrollee: 2 });
+    const flow = await consent(running, app, { enrollee: 2 });
+    assert.equal((await refresh(running.url, app, first.refresh_token)).status, 200);
+    const { result, statements } = await running.statementsDuring(() => exchange(running.url, app, flow));
+    assert.equal(result.status, 200, result.text);
+    assert.ok((result.body as TokenBody).id_token, 'the scope holds openid: an ID token was signed');
+    // The client's row, then the code with its enrollee and grant; then the grant locked and the code spent,
+    // and the pair's family replaced. SQLite keeps the client's row between writes and has no writable
+    // CTEs (three statements in one process instead of one round trip).
+    const expected = onPostgres
+      ? ['select', 'select', 'begin', 'with', 'with', 'commit']
+      : ['select', 'begin', 'with', 'update', 'insert', 'commit'];
+    assert.deepEqual(
+      statements.map((s) => s.split(/\s+/)[0]!.toLowerCase()),
+      expected,
+      statements.join('\n'),
+    );
+  });
+
+  test('a plan search with a known key sends nothing to the database', async () => {
+    const year = new Date(running.clock.now()).getUTCFullYear();
+    const search = () =>
+      postJson(running.url, SANDBOX_KEY, '/plans/search', {
+        place: { countyfips: '48091', state: 'TX', zipcode: '78130' },
+        market: 'Individual',
+        year,
+        household: {
+          income: 40_000,
+          people: [{ age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+        },
+      });
+    const first = await search();
+    assert.equal(first.status, 200, await first.text());
+    for (let i = 0; i < 3; i++) {
+      const { result, statements } = await running.statementsDuring(search);
+      assert.equal(result.status, 200, await result.text());
+      assert.deepEqual(statements, []);
+    }
+  });
+});
