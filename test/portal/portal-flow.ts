@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Browser, hiddenField, unescapeHtml } from '../helpers/flow.js';
+import { authorizeRequest } from '../helpers/pages.js';
+import type { RunningService } from '../helpers/service.js';
 import type { Mailbox } from './mailbox.js';
 
 /** Steps of the developer portal as a browser takes them, over plain HTTP. */
@@ -87,4 +89,13 @@ export async function createPortalApp(browser: Browser, fields: Record<string, s
   const clientId = /<code id="client-id">([^<]+)<\/code>/.exec(html)![1]!;
   const clientSecret = unescapeHtml(/<code id="client-secret">([^<]+)<\/code>/.exec(html)![1]!);
   return { clientId, clientSecret, html };
+}
+
+/**
+ * The status authorize answers for `clientId` with a valid request: 302 on to the login when the app may be
+ * authorized, 400 when it is unknown (or not approved), 403 when the operator disabled it.
+ */
+export async function authorizeStatus(running: RunningService, clientId: string): Promise<number> {
+  const { query } = authorizeRequest({ clientId, redirectUri: APP_FIELDS.redirect_uris });
+  return (await fetch(`${running.url}/v2/o/authorize/?${query}`, { redirect: 'manual' })).status;
 }

@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Browser, hiddenField } from '../helpers/flow.js';
-import { authorizeRequest } from '../helpers/pages.js';
 import { startService, type RunningService } from '../helpers/service.js';
-import { APP_FIELDS, createPortalApp, dashboardCsrf, verifiedDeveloper } from './portal-flow.js';
+import {
+  APP_FIELDS,
+  authorizeStatus,
+  createPortalApp,
+  dashboardCsrf,
+  verifiedDeveloper,
+} from './portal-flow.js';
 import { sha256 } from '../../src/shared/crypto.js';
 import { startMailbox, type Mailbox } from './mailbox.js';
 
@@ -24,11 +29,6 @@ after(async () => {
 
 const errorOf = (html: string) => /<p class="error" role="alert">([^<]*)<\/p>/.exec(html)?.[1];
 const stateOf = (html: string) => /<strong class="state">([^<]*)<\/strong>/.exec(html)?.[1];
-
-async function authorizeStatus(running: RunningService, clientId: string) {
-  const { query } = authorizeRequest({ clientId, redirectUri: APP_FIELDS.redirect_uris });
-  return (await fetch(`${running.url}/v2/o/authorize/?${query}`, { redirect: 'manual' })).status;
-}
 
 describe('applications', () => {
   test('sandbox: a new app is approved at once; the secret is shown once and stored hashed', async () => {
