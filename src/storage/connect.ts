@@ -21,6 +21,7 @@ import pg from 'pg';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { capabilitiesOf, type DialectCapabilities } from './dialect.js';
+import { statementName } from './prepared.js';
 
 export interface Storage {
   readonly db: Kysely<Database>;
@@ -239,6 +240,8 @@ type PgClient = pg.PoolClient & { connection?: { stream?: { destroy(): void } } 
  * one ends the process. Every connection gets a listener for its whole life, and the pool one for idle
  * ones. A statement that timed out leaves its connection waiting for an answer that may never come:
  * that connection is dropped (pg then removes it from the pool) rather than handed to the next request.
+ * The hot paths' prepared queries (prepared.ts) go out as named statements: PostgreSQL parses and plans
+ * each once per connection.
  */
 function guardConnections(pool: pg.Pool, onError: (error: Error) => void): void {
   pool.on('error', onError);
@@ -246,7 +249,9 @@ function guardConnections(pool: pg.Pool, onError: (error: Error) => void): void 
     client.on('error', onError);
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-      const result = query(...args);
+      const [text, values] = args;
+      const name = typeof text === 'string' && Array.isArray(values) ? statementName(text) : undefined;
+      const result = name === undefined ? query(...args) : query({ name, text, values });
       if (result instanceof Promise) {
         result.catch((error: unknown) => {
           if (error instanceof Error && error.message === 'Query read timeout')

@@ -54,6 +54,9 @@ function appOf(eb: FamilyScope) {
   return eb.selectFrom('apps').whereRef('apps.client_id', '=', 'token_families.client_id');
 }
 
+/** The hot statements go out as named statements (storage/prepared.ts); each names its columns. */
+const NAMED = { named: true };
+
 /** A stored hash and a presented token's hash, compared in constant time; no hash matches nothing. */
 function sameHash(stored: string | null, presented: string): boolean {
   return stored !== null && constantTimeEqual(stored, presented);
@@ -103,23 +106,26 @@ function createFamilyStore(db: Kysely<Database>) {
         grantOf(eb).select('grants.expires_at').as('grant_expires_at'),
         appOf(eb).select('apps.data_access_type').as('data_access_type'),
       ]);
-  const rotate = preparedQuery<RotateParams, RotatedRow>(db, rotation);
+  const rotate = preparedQuery<RotateParams, RotatedRow>(db, rotation, NAMED);
   /**
    * The same rotation for a client not yet authenticated: it also requires the app to be active, to take
    * refresh tokens, and to have the secret whose SHA-256 is `secretHash` (a digest of a random secret, so
    * comparing it in the database tells nothing that helps to forge one). One round trip for the whole
    * grant, client authentication included, against the app's row as it is now.
    */
-  const rotateForClient = preparedQuery<RotateParams | 'secretHash', RotatedRow>(db, (p) =>
-    rotation(p).where((eb) =>
-      eb.exists(
-        appOf(eb)
-          .select('apps.client_id')
-          .where('apps.client_secret_hash', '=', p('secretHash'))
-          .where('apps.active', '=', 1)
-          .where('apps.data_access_type', '<>', 'ONE_TIME'),
+  const rotateForClient = preparedQuery<RotateParams | 'secretHash', RotatedRow>(
+    db,
+    (p) =>
+      rotation(p).where((eb) =>
+        eb.exists(
+          appOf(eb)
+            .select('apps.client_id')
+            .where('apps.client_secret_hash', '=', p('secretHash'))
+            .where('apps.active', '=', 1)
+            .where('apps.data_access_type', '<>', 'ONE_TIME'),
+        ),
       ),
-    ),
+    NAMED,
   );
   const rotated = (row: RotatedRow | undefined): ClientRotation | undefined =>
     row && {
@@ -133,27 +139,30 @@ function createFamilyStore(db: Kysely<Database>) {
     };
 
   /** RFC 6750 §2.1: a family with what a data request needs: its app, its enrollee and their grant. */
-  const accessContext = preparedQuery<'familyId', AccessRow>(db, (p) =>
-    familiesWithGrant(db)
-      .innerJoin('apps as a', 'a.client_id', 'f.client_id')
-      .select([
-        'f.family_id',
-        'f.client_id',
-        'f.enrollee_id',
-        'f.scope',
-        'f.access_hash',
-        'f.access_expires_at',
-        'f.revoked_at',
-        'a.name as app_name',
-        'a.active as app_active',
-        'e.patient_id',
-        'e.given_name',
-        'e.family_name',
-        'e.email',
-        'g.id as grant_id',
-        'g.expires_at as grant_expires_at',
-      ])
-      .where('f.family_id', '=', p('familyId')),
+  const accessContext = preparedQuery<'familyId', AccessRow>(
+    db,
+    (p) =>
+      familiesWithGrant(db)
+        .innerJoin('apps as a', 'a.client_id', 'f.client_id')
+        .select([
+          'f.family_id',
+          'f.client_id',
+          'f.enrollee_id',
+          'f.scope',
+          'f.access_hash',
+          'f.access_expires_at',
+          'f.revoked_at',
+          'a.name as app_name',
+          'a.active as app_active',
+          'e.patient_id',
+          'e.given_name',
+          'e.family_name',
+          'e.email',
+          'g.id as grant_id',
+          'g.expires_at as grant_expires_at',
+        ])
+        .where('f.family_id', '=', p('familyId')),
+    NAMED,
   );
 
   return {
