@@ -1,7 +1,8 @@
 /**
- * Regenerates docs/screenshots/: the enrollee pages in English and Spanish, as Debian's chromium shows them
- * at 900×700, from a service started in this process over a temporary SQLite database (removed at the
- * end) with a fixed clock, so the dates on the pages do not change between runs.
+ * Regenerates docs/screenshots/: the enrollee pages in English and Spanish and the developer portal's pages,
+ * as Debian's chromium shows them at 900×700, from a service started in this process over a temporary SQLite
+ * database (removed at the end) with a fixed clock, so the dates on the pages do not change between runs.
+ * The portal's client id, secret and key are random, so those pixels change at every run.
  *
  *   npm run screenshots
  */
@@ -9,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { registerApp } from '../src/auth/oauth/registration.js';
 import { loadConfig } from '../src/config.js';
 import { buildService } from '../src/server.js';
@@ -39,9 +40,68 @@ const LOGIN = {
   },
 } as const;
 
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(OUT, `${name}.png`) });
+/** The 900×700 viewport, or the whole page when it is longer (`fullPage`). */
+async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
+  await page.screenshot({ path: join(OUT, `${name}.png`), fullPage });
   console.log(`docs/screenshots/${name}.png`);
+}
+
+/** The developer's account of the portal pictures. */
+const DEVELOPER = {
+  name: 'Dana Developer',
+  email: 'dana@app.example',
+  organization: 'Sample Health Apps',
+  password: 'sample-password-1',
+};
+
+/**
+ * The developer portal: sign-up, the one-time secret of a new app, the dashboard with that app and a key
+ * that made one request, and the Spanish sign-in. Sandbox without a mail server, so the verification link
+ * is followed from the page.
+ */
+async function portalPages(browser: Browser, url: string): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 900, height: 700 }, locale: 'en' });
+  const page = await context.newPage();
+  await page.goto(`${url}/developers/sign-up?lang=en`);
+  await page.getByLabel('Your name', { exact: true }).fill(DEVELOPER.name);
+  await page.getByLabel('E-mail address', { exact: true }).fill(DEVELOPER.email);
+  await page.getByLabel('Organization', { exact: true }).fill(DEVELOPER.organization);
+  await page.getByLabel('Password', { exact: true }).fill(DEVELOPER.password);
+  await shoot(page, 'portal-sign-up-en');
+  await page.getByRole('button', { name: 'Create account', exact: true }).click();
+  // The link names PUBLIC_URL (the default port); this service listens on another, so only its path is kept.
+  const link = new URL((await page.locator('#mailed-link').getAttribute('href')) ?? '');
+  await page.goto(`${url}${link.pathname}${link.search}`);
+  await page.getByRole('link', { name: 'Sign in', exact: true }).click();
+  await page.getByLabel('E-mail address', { exact: true }).fill(DEVELOPER.email);
+  await page.getByLabel('Password', { exact: true }).fill(DEVELOPER.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL((u) => u.pathname === '/developers');
+
+  await page.getByRole('link', { name: 'Register an application' }).click();
+  await page.getByLabel('Application name').fill('Claims Viewer');
+  await page.getByLabel('Redirect URIs (one per line)').fill(CALLBACK);
+  await page.getByRole('radio', { name: 'Yes' }).check();
+  await page.getByLabel('Website URL').fill('https://app.example/');
+  await page.getByLabel('Privacy policy URL').fill('https://app.example/privacy');
+  await page.getByRole('button', { name: 'Register', exact: true }).click();
+  await page.locator('#client-secret').waitFor();
+  await shoot(page, 'portal-app-secret-en');
+
+  await page.getByRole('link', { name: 'Back to your apps and keys' }).click();
+  await page.getByLabel('Key name').fill('Plan search');
+  await page.getByRole('button', { name: 'Create key', exact: true }).click();
+  const key = await page.locator('#api-key').textContent();
+  await fetch(`${url}/api/v1/states?apikey=${encodeURIComponent(key ?? '')}`);
+  await page.getByRole('link', { name: 'Back to your apps and keys' }).click();
+  await shoot(page, 'portal-dashboard-en', true);
+  await context.close();
+
+  const spanish = await browser.newContext({ viewport: { width: 900, height: 700 }, locale: 'es' });
+  const es = await spanish.newPage();
+  await es.goto(`${url}/developers/sign-in?lang=es`);
+  await shoot(es, 'portal-sign-in-es');
+  await spanish.close();
 }
 
 async function main(): Promise<void> {
@@ -108,6 +168,7 @@ async function main(): Promise<void> {
       await shoot(page, `signed-out-${lang}`);
       await context.close();
     }
+    await portalPages(browser, url);
   } finally {
     await browser.close();
     await service.close();
