@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { formatCursor, type PageCursor } from './search-params.js';
 
 /** A resource of a page, as its stored JSON body. */
 export interface PageEntry {
@@ -17,20 +18,50 @@ export interface Page {
   total: number;
   startIndex: number;
   count: number;
+  /** The position the request gave (`cursor`), repeated in `self`. */
+  cursor?: PageCursor;
+  /** Whether matches lie before the page's first entry and after its last one, in id order. */
+  before: boolean;
+  after: boolean;
   /** Filter parameters to carry into every link. */
   echo: [string, string][];
-  /** Raw JSON bodies of the page's matches, of type `type`. */
+  /** Raw JSON bodies of the page's matches, of type `type`, in id order. */
   entries: PageEntry[];
   /** Resources the matches refer to (`_include`): not counted in `total`, not paged. */
   included?: IncludedEntry[];
   now: number;
 }
 
-function link(page: Page, startIndex: number): string {
+function link(page: Page, startIndex: number, cursor?: PageCursor): string {
   const params = new URLSearchParams(page.echo);
   params.set('startIndex', String(startIndex));
   params.set('_count', String(page.count));
+  if (cursor) params.set('cursor', formatCursor(cursor));
   return `${page.base}/v2/fhir/${page.type}?${params.toString()}`;
+}
+
+/**
+ * The page links (docs/decisions.md#fhir-paging): each says where its page starts as `startIndex`, the
+ * offset BB2 clients read, and, past the first page, as a `cursor` from a neighbouring entry's id that
+ * carries this search's `total`; `first` starts the search again and counts anew.
+ */
+function links(page: Page): { relation: string; url: string }[] {
+  const { total, startIndex, count, entries } = page;
+  const lastStart = count === 0 ? 0 : Math.max(0, Math.floor((total - 1) / count) * count);
+  const from = (direction: PageCursor['direction'], entry: PageEntry | undefined) =>
+    entry && { direction, total, id: entry.id };
+  const result: [string, number, PageCursor?][] = [
+    ['self', startIndex, page.cursor],
+    ['first', 0],
+  ];
+  if (count > 0 && page.before) {
+    result.push(['previous', Math.max(0, startIndex - count), from('before', entries[0])]);
+  }
+  if (count > 0 && page.after) {
+    result.push(['next', startIndex + count, from('after', entries[entries.length - 1])]);
+  }
+  result.push(['last', lastStart, count === 0 ? undefined : { direction: 'before', total }]);
+  return result.map(([relation, start, cursor]) => ({ relation, url: link(page, start, cursor) }));
 }
 
 /** FHIR R4 §3.1.1.7 (search.html#Summary): `search.mode` tells a match from a resource included for it. */
@@ -45,22 +76,13 @@ function entry(base: string, type: string, e: PageEntry, mode: 'match' | 'includ
  * they are, without parsing them again.
  */
 export function searchsetBundle(page: Page): string {
-  const { total, startIndex, count } = page;
-  const lastStart = count === 0 ? 0 : Math.max(0, Math.floor((total - 1) / count) * count);
-  const links: [string, number][] = [
-    ['self', startIndex],
-    ['first', 0],
-  ];
-  if (count > 0 && startIndex > 0) links.push(['previous', Math.max(0, startIndex - count)]);
-  if (count > 0 && startIndex + count < total) links.push(['next', startIndex + count]);
-  links.push(['last', lastStart]);
   const head = {
     resourceType: 'Bundle',
     id: randomUUID(),
     meta: { lastUpdated: new Date(page.now).toISOString() },
     type: 'searchset',
-    total,
-    link: links.map(([relation, start]) => ({ relation, url: link(page, start) })),
+    total: page.total,
+    link: links(page),
   };
   const entries = [
     ...page.entries.map((e) => entry(page.base, page.type, e, 'match')),

@@ -23,9 +23,42 @@ import {
 export const DEFAULT_COUNT = 10;
 export const MAX_COUNT = 50;
 
+/**
+ * Where a page starts, as our paging links carry it in the `cursor` parameter (docs/decisions.md#fhir-paging):
+ * the matches after `id` in id order (from the first one without an id), or those before it (up to the last
+ * one without an id); `total` is the count made when the search began, carried from page to page.
+ */
+export interface PageCursor {
+  direction: 'after' | 'before';
+  total: number;
+  id?: string;
+}
+
+/** `after.<total>[.<id>]` or `before.<total>[.<id>]`; an id is a FHIR id (FHIR R4 datatypes.html#id). */
+const CURSOR = /^(after|before)\.(\d{1,15})(?:\.([A-Za-z0-9\-.]{1,64}))?$/;
+
+export function formatCursor({ direction, total, id }: PageCursor): string {
+  return id === undefined ? `${direction}.${total}` : `${direction}.${total}.${id}`;
+}
+
+/** A link's `cursor`, as `formatCursor` wrote it; anything else is 400 (a client does not make them). */
+function cursor(query: Query): PageCursor | undefined {
+  const raw = all(query, 'cursor')[0];
+  if (raw === undefined) return undefined;
+  const match = CURSOR.exec(raw);
+  if (!match) throw detailError(400, 'the cursor parameter value is not valid');
+  return {
+    direction: match[1] as PageCursor['direction'],
+    total: Number(match[2]),
+    ...(match[3] === undefined ? {} : { id: match[3] }),
+  };
+}
+
 export interface SearchParams {
   count: number;
   startIndex: number;
+  /** The position our paging links carry; `startIndex` alone is an offset (docs/decisions.md#fhir-paging). */
+  cursor: PageCursor | undefined;
   /** Epoch-ms intervals of `last_updated`, one per `_lastUpdated` value (all apply). */
   lastUpdated: ColumnInterval<number>[];
   /** `YYYY-MM-DD` intervals of `service_date`, one per `service-date` value (all apply). */
@@ -172,6 +205,7 @@ export function parseSearch(type: ResourceType, query: Query): SearchParams {
   return {
     count: integer(query, ['_count', 'count'], DEFAULT_COUNT, 0, MAX_COUNT),
     startIndex: integer(query, ['startIndex'], 0, 0, Number.MAX_SAFE_INTEGER),
+    cursor: cursor(query),
     lastUpdated: dates(query, '_lastUpdated').map(instantInterval),
     serviceDate: eob ? dates(query, 'service-date').map(dayInterval) : [],
     eobTypes: eob ? eobTypes(query) : undefined,

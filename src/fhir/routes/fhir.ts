@@ -132,6 +132,25 @@ async function included(
   return entries.map((e) => ({ ...e, body: versionedEntry(e.body) }));
 }
 
+/**
+ * Where the page of a search starts and how long it is (docs/decisions.md#fhir-paging): `startIndex` alone
+ * skips that many matches; a link's `cursor` seeks from an entry's id and carries the total. The last page,
+ * sought from the end, holds what `startIndex` leaves of the total (at most `_count`), so that it lines up
+ * with the `startIndex` pages before it.
+ */
+function pageOf(params: SearchParams) {
+  const { cursor, startIndex, count } = params;
+  if (!cursor) return { offset: startIndex, limit: count };
+  const left = cursor.total - startIndex;
+  const fromEnd = cursor.direction === 'before' && cursor.id === undefined;
+  return {
+    offset: 0,
+    limit: fromEnd && left > 0 && left < count ? left : count,
+    seek: { direction: cursor.direction, ...(cursor.id === undefined ? {} : { id: cursor.id }) },
+    total: cursor.total,
+  };
+}
+
 /** GET /v2/fhir/<Type>/ — a searchset over the token's patient, paged with absolute links. */
 async function search(deps: FhirDeps, request: FastifyRequest, reply: FastifyReply, type: ResourceType) {
   const context = await authenticate(deps, request);
@@ -140,7 +159,7 @@ async function search(deps: FhirDeps, request: FastifyRequest, reply: FastifyRep
   checkSubject(context, type, params.subject);
   const eob = type === 'ExplanationOfBenefit';
   const taxNumbers = eob && wantsTaxNumbers(request);
-  const { total, bodies } = (await identifierMatches(deps, context, params))
+  const page = (await identifierMatches(deps, context, params))
     ? await deps.fhir.search({
         resourceType: type,
         patientId: context.patientId,
@@ -152,22 +171,24 @@ async function search(deps: FhirDeps, request: FastifyRequest, reply: FastifyRep
         dates: params.dates,
         excludeSamhsa: params.excludeSamhsa,
         taxNumbers,
-        offset: params.startIndex,
-        limit: params.count,
+        ...pageOf(params),
       })
-    : { total: 0, bodies: [] };
+    : { total: 0, bodies: [], before: false, after: false };
   const bundle = searchsetBundle({
     base: deps.publicUrl,
     type,
-    total,
+    total: page.total,
     startIndex: params.startIndex,
     count: params.count,
+    ...(params.cursor ? { cursor: params.cursor } : {}),
+    before: page.before,
+    after: page.after,
     echo: params.echo,
-    entries: bodies.map(({ id, body }) => ({
+    entries: page.bodies.map(({ id, body }) => ({
       id,
       body: versionedEntry(taxNumbersAsAsked(body, !eob || taxNumbers)),
     })),
-    included: await included(deps, context, type, params, bodies),
+    included: await included(deps, context, type, params, page.bodies),
     now: deps.now(),
   });
   if (eob) void reply.header('vary', 'IncludeTaxNumbers');

@@ -366,9 +366,10 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies) {
       return Number((await query.executeTakeFirstOrThrow()).n);
     },
 
-    async search(q: ResourceQuery): Promise<{ total: number; bodies: { id: string; body: string }[] }> {
-      const { total, rows } = await searchResources(db, q);
-      return { total, bodies: (await made(rows, q.taxNumbers)).map(({ id, body }) => ({ id, body })) };
+    /** A page of matches in id order, bodies as stored (a RIF claim made at its first read). */
+    async search(q: ResourceQuery): Promise<SearchPage> {
+      const { rows, ...page } = await searchResources(db, q);
+      return { ...page, bodies: (await made(rows, q.taxNumbers)).map(({ id, body }) => ({ id, body })) };
     },
 
     /** One resource; `taxNumbers`: a RIF claim with its lines' tax numbers (`IncludeTaxNumbers: true`). */
@@ -460,8 +461,30 @@ export interface ResourceQuery {
   excludeSamhsa?: boolean;
   /** RIF claims with their lines' tax numbers (`IncludeTaxNumbers: true`). */
   taxNumbers?: boolean;
+  /** Matches skipped before the page, in id order (`startIndex`); not used with `seek`. */
   offset: number;
   limit: number;
+  /** Where the page starts instead, found on the page index (docs/decisions.md#fhir-paging). */
+  seek?: PageSeek;
+  /** How many match, when the search's first page counted them already: not counted again. */
+  total?: number;
+}
+
+/**
+ * A page right after (or before) the match with `id` in id order; without an id, from the first match (or
+ * up to the last one).
+ */
+export interface PageSeek {
+  direction: 'after' | 'before';
+  id?: string;
+}
+
+/** A page of matches in id order, how many match, and whether matches lie before and after the page. */
+export interface SearchPage {
+  total: number;
+  bodies: { id: string; body: string }[];
+  before: boolean;
+  after: boolean;
 }
 
 /** A resource named by a reference (`Organization/123`), as `_include` asks for them. */
@@ -541,11 +564,19 @@ function withDate(query: Filter, param: string, match: DayRangeMatch): Filter {
   );
 }
 
-/** A page of matching resources (in id order, bodies as stored) and how many match in all. */
-async function searchResources(
-  db: Kysely<Database>,
-  q: ResourceQuery,
-): Promise<{ total: number; rows: ReadRow[] }> {
+/** The columns a page reads: what a body made from its source needs. */
+const PAGE_COLUMNS = [
+  'resource_type',
+  'id',
+  'patient_id',
+  'eob_type',
+  'last_updated',
+  'body',
+  'source',
+] as const satisfies readonly (keyof ReadRow)[];
+
+/** The rows of `q`'s resource type and patient that every filter of `q` accepts. */
+function matching(db: Kysely<Database>, q: ResourceQuery): Filter {
   let where: Filter = db
     .selectFrom('fhir_resources')
     .where('resource_type', '=', q.resourceType)
@@ -557,16 +588,44 @@ async function searchResources(
   for (const { param, alternatives } of q.tokens ?? []) where = withToken(where, param, alternatives);
   for (const { param, match } of q.dates ?? []) where = withDate(where, param, match);
   if (q.excludeSamhsa) where = where.where('samhsa', '=', 0);
-  const counted = await where.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const total = Number(counted.n);
-  if (q.limit === 0 || q.offset >= total) return { total, rows: [] };
-  const rows = await where
-    .select(['resource_type', 'id', 'patient_id', 'eob_type', 'last_updated', 'body', 'source'])
-    .orderBy('id')
-    .limit(q.limit)
-    .offset(q.offset)
-    .execute();
-  return { total, rows };
+  return where;
+}
+
+/**
+ * A page of matching resources (in id order, bodies as stored) and how many match in all, in one statement:
+ * the page reads one row past its end, which says whether more follow, and carries the count of the matches
+ * (a subquery the database runs once) unless the caller knows it. A page that starts from a match's id
+ * seeks on the page index (`resource_type, patient_id, id`) instead of skipping rows, so following the
+ * links costs the same on the hundredth page as on the first, and a resource stored between two pages is
+ * neither skipped nor served twice (docs/decisions.md#fhir-paging).
+ */
+async function searchResources(
+  db: Kysely<Database>,
+  q: ResourceQuery,
+): Promise<Omit<SearchPage, 'bodies'> & { rows: ReadRow[] }> {
+  const where = matching(db, q);
+  const count = () => where.select((eb) => eb.fn.countAll<number | string>().as('n'));
+  const countAll = async () => Number((await count().executeTakeFirstOrThrow()).n);
+  if (q.limit === 0) return { total: q.total ?? (await countAll()), rows: [], before: false, after: false };
+  const { seek } = q;
+  const backward = seek?.direction === 'before';
+  let page = where.select(PAGE_COLUMNS);
+  if (seek?.id !== undefined) page = page.where('id', backward ? '<' : '>', seek.id);
+  page = page.orderBy('id', backward ? 'desc' : 'asc').limit(q.limit + 1);
+  if (!seek && q.offset > 0) page = page.offset(q.offset);
+  const counted = q.total === undefined ? await page.select(count().as('total')).execute() : undefined;
+  const found: ReadRow[] = counted ?? (await page.execute());
+  const total = q.total ?? (counted?.[0] ? Number(counted[0].total) : await countAll());
+  const more = found.length > q.limit;
+  const rows = found.slice(0, q.limit);
+  if (backward) rows.reverse();
+  const fromId = seek?.id !== undefined;
+  return {
+    total,
+    rows,
+    before: backward ? more : seek ? fromId : q.offset > 0 && total > 0,
+    after: backward ? fromId : more,
+  };
 }
 
 /** The rows of the resources `refs` name that exist, in no particular order (bodies as stored). */
