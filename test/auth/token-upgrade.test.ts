@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { sql, Migrator, type Kysely } from 'kysely';
 import { registerApp } from '../../src/auth/oauth/registration.js';
-import { createAppStore } from '../../src/auth/store/apps.js';
+import { createAppStore, type AppStore } from '../../src/auth/store/apps.js';
 import { sandboxIdentity } from '../../src/fhir/sandbox-identity.js';
 import { randomToken, sha256 } from '../../src/shared/crypto.js';
 import { migrations } from '../../src/storage/migrations/index.js';
@@ -81,7 +81,20 @@ before(async () => {
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
   const now = Date.now();
-  const apps = createAppStore(storage.db);
+  // The apps table as that version had it: the rows its store wrote, without the columns added since.
+  const apps: AppStore = {
+    ...createAppStore(storage.db),
+    async insertApp(app, at) {
+      await sql`insert into apps (client_id, name, name_key, client_secret_hash, redirect_uris, data_access_type,
+          require_demographic_scopes, scopes, active, logo_uri, policy_uri, tos_uri, support_email,
+          token_management, created_at, updated_at)
+        values (${app.clientId}, ${app.name}, ${app.name.trim().toLowerCase()}, ${app.clientSecretHash},
+          ${JSON.stringify(app.redirectUris)}, ${app.dataAccessType}, ${app.requireDemographicScopes ? 1 : 0},
+          ${app.scopes.join(' ')}, ${app.active ? 1 : 0}, ${app.logoUri}, ${app.policyUri}, ${app.tosUri},
+          ${app.supportEmail}, ${app.tokenManagement ? 1 : 0}, ${at}, ${at})`.execute(storage.db);
+      return { ...app, createdAt: at };
+    },
+  };
   const register = async (name: string, dataAccessType: 'THIRTEEN_MONTH' | 'ONE_TIME') => {
     const { app, clientSecret } = await registerApp(
       apps,
