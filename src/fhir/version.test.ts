@@ -14,7 +14,9 @@ test('storedVersionId agrees with a whole parse on every generated resource, com
   for (const resource of generateEnrollee(0, 7)) {
     for (const version of [undefined, '1', '12']) {
       const body =
-        version === undefined ? resource : { ...resource, meta: { ...resource.meta, versionId: version } };
+        version === undefined
+          ? resource
+          : { ...resource, meta: { ...(resource.meta as object), versionId: version } };
       for (const json of [JSON.stringify(body), JSON.stringify(body, null, 2)]) {
         assert.equal(storedVersionId(json), parsedVersion(json), json.slice(0, 120));
         checked += 1;

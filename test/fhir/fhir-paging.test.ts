@@ -134,6 +134,28 @@ describe('following the links', () => {
     assert.equal(Number(unmade.n), ids.length);
   });
 
+  test('a page read for the first time: one statement reads it, one stores the bodies it made', async () => {
+    const { result, statements } = await running.statementsDuring(() =>
+      search(`/v2/fhir/${EOB}?_count=5&startIndex=5`),
+    );
+    assert.deepEqual(matchIds(result), ids.slice(5, 10));
+    const touching = statements.filter((s) => /fhir_resources/.test(s));
+    assert.equal(touching.length, 2, touching.join('\n'));
+    assert.match(touching[1]!, /^update/i);
+    const made = await running.service.storage.db
+      .selectFrom('fhir_resources')
+      .select('id')
+      .where('resource_type', '=', EOB)
+      .where('patient_id', '=', PID)
+      .where('body', '!=', '')
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      made.map((r) => r.id),
+      ids.slice(5, 10),
+    );
+  });
+
   test('next serves every claim once, in id order; startIndex counts on; the cursor carries the total', async () => {
     const { pages, bundles } = await walk(`/v2/fhir/${EOB}?_count=3`, 'next');
     assert.deepEqual(pages.flat(), ids);

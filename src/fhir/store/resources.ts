@@ -315,7 +315,9 @@ type ReadRow = Pick<
 /**
  * The rows with their bodies: a claim stored as its source is made into its resource, which is then stored
  * as its body, so that only its first read makes it (two instances reading it at once write the same JSON).
- * With `taxNumbers`, such a claim is made for the request with its lines' tax numbers, and not stored.
+ * The bodies a read made are stored by one statement per resource type, one round trip and one commit
+ * for a page rather than one per claim. With `taxNumbers`, such a claim is made for the request with its
+ * lines' tax numbers, and not stored.
  */
 async function withBodies<R extends ReadRow>(
   db: Kysely<Database>,
@@ -323,6 +325,7 @@ async function withBodies<R extends ReadRow>(
   rows: R[],
   taxNumbers = false,
 ): Promise<R[]> {
+  const toStore: R[] = [];
   for (const row of rows) {
     if (row.source === null || (row.body !== '' && !taxNumbers)) continue;
     const made = await sources.build(
@@ -337,18 +340,36 @@ async function withBodies<R extends ReadRow>(
       (layout) => readLayout(db, layout),
       taxNumbers,
     );
-    const stored = row.body !== '';
+    if (!taxNumbers && row.body === '') toStore.push(row);
     row.body = made;
-    if (taxNumbers || stored) continue;
-    await db
-      .updateTable('fhir_resources')
-      .set({ body: row.body })
-      .where('resource_type', '=', row.resource_type)
-      .where('id', '=', row.id)
-      .where('body', '=', '')
-      .execute();
   }
+  await storeBodies(db, toStore);
   return rows;
+}
+
+/** Stores the bodies made of `rows` where none is stored yet, one statement per type and slice. */
+async function storeBodies(db: Kysely<Database>, rows: readonly ReadRow[]): Promise<void> {
+  const byType = new Map<string, ReadRow[]>();
+  for (const row of rows) byType.set(row.resource_type, [...(byType.get(row.resource_type) ?? []), row]);
+  for (const [resourceType, ofType] of byType) {
+    for (const slice of chunks(ofType, ID_CHUNK / 2)) {
+      const body = sql<string>`case id ${sql.join(
+        slice.map((r) => sql`when ${r.id} then ${r.body}`),
+        sql` `,
+      )} end`;
+      await db
+        .updateTable('fhir_resources')
+        .set({ body })
+        .where('resource_type', '=', resourceType)
+        .where(
+          'id',
+          'in',
+          slice.map((r) => r.id),
+        )
+        .where('body', '=', '')
+        .execute();
+    }
+  }
 }
 
 export function createFhirStore(db: Kysely<Database>, sources: SourceBodies) {
