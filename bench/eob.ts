@@ -208,6 +208,29 @@ export function searchTargets(ids: string[]): GetTarget[] {
   return targets;
 }
 
+/**
+ * The same pages as `searchTargets`, requested as a client that follows `next` from the first page requests
+ * them: each page's path is the previous page's `next` link (startIndex and the server's cursor), read from
+ * the server once before the load; each page is checked as `searchTargets` checks the page at its startIndex.
+ */
+export async function nextLinkTargets(
+  base: string,
+  authorization: string,
+  ids: string[],
+): Promise<GetTarget[]> {
+  const targets: GetTarget[] = [];
+  let path: string | undefined = `${BASE_PATH}?_count=${EOB_PAGE}`;
+  for (const { check } of searchTargets(ids)) {
+    if (path === undefined) throw new Error(`the next links end after ${targets.length} pages`);
+    targets.push({ path, check });
+    const response = await fetch(`${base}${path}`, { headers: { authorization } });
+    const bundle = (await response.json()) as { link?: { relation: string; url: string }[] };
+    const next = bundle.link?.find((l) => l.relation === 'next')?.url;
+    path = next === undefined ? undefined : `${new URL(next).pathname}${new URL(next).search}`;
+  }
+  return targets;
+}
+
 /** Reads of every EOB by id: each must be that EOB. */
 export function readTargets(ids: string[]): GetTarget[] {
   return ids.map((id) => ({

@@ -3,12 +3,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { EobShape } from './eob.js';
 import type { LoadResult } from './load.js';
 
-export type BenchmarkName = 'refresh' | 'code' | 'eob-search' | 'eob-read';
+export type BenchmarkName = 'refresh' | 'code' | 'eob-search' | 'eob-next' | 'eob-read';
 
 const LABELS: Record<BenchmarkName, string> = {
   refresh: 'refresh_token grant',
   code: 'authorization_code exchange',
   'eob-search': 'EOB search (page of 10)',
+  'eob-next': 'EOB search (page of 10), next links followed',
   'eob-read': 'EOB read by id',
 };
 

@@ -16,6 +16,7 @@ import {
   EOB_SHAPES,
   eobData,
   eobTotal,
+  nextLinkTargets,
   readTargets,
   searchTargets,
   writeBfdRif,
@@ -56,10 +57,11 @@ const HELP = `Usage: npm run bench -- [options]
 Starts \`openenroll serve\` on a free loopback port over a fresh database, registers apps with the CLI,
 obtains tokens through the real login and consent pages, then loads POST /v2/o/token/ (refresh, code) or
 GET /v2/fhir/ExplanationOfBenefit/ (eob: 1,000 EOBs of one enrollee, loaded before the server starts; pages
-of 10 by startIndex, then reads by id) with autocannon. The EOBs come in two shapes, each on its own fresh
-database and server: carin (enrollee 0's generated CARIN EOBs, \`openenroll fhir import\`) and bfd (enrollee
-0's synthetic RIF claims, \`openenroll ingest rif\`, as Blue Button serves them); with both, the summary
-compares what each serves per second and its cost per byte.
+of 10 by startIndex, the same pages by the next links a client follows, read once before the loads, then
+reads by id) with autocannon. The EOBs come in two shapes, each on its own fresh database and server: carin
+(enrollee 0's generated CARIN EOBs, \`openenroll fhir import\`) and bfd (enrollee 0's synthetic RIF claims,
+\`openenroll ingest rif\`, as Blue Button serves them); with both, the summary compares what each serves per
+second and its cost per byte.
 
 Options:
   --db <sqlite|postgres|both>   database(s) to run on (default: sqlite)
@@ -530,6 +532,7 @@ async function runEobBenchmark(
     );
   }
   const searches = searchTargets(eobIds);
+  const followed = await nextLinkTargets(server.url, bearer, eobIds);
   const reads = readTargets(eobIds);
   if (options.warmup > 0) {
     const half = options.warmup / 2;
@@ -538,6 +541,7 @@ async function runEobBenchmark(
   }
   const runs = [
     ['eob-search', searches, `startIndex 0…${eobIds.length - 10} cycled`],
+    ['eob-next', followed, `the next links from the first page cycled`],
     ['eob-read', reads, `${eobIds.length} ids cycled`],
   ] as const;
   const rows: Row[] = [];
