@@ -353,7 +353,7 @@ async function storeBodies(db: Kysely<Database>, rows: readonly ReadRow[]): Prom
   for (const row of rows) byType.set(row.resource_type, [...(byType.get(row.resource_type) ?? []), row]);
   for (const [resourceType, ofType] of byType) {
     for (const slice of chunks(ofType, ID_CHUNK / 2)) {
-      const body = sql<string>`case id ${sql.join(
+      const body = sql<string>`case ${sql.ref('id')} ${sql.join(
         slice.map((r) => sql`when ${r.id} then ${r.body}`),
         sql` `,
       )} end`;
