@@ -108,8 +108,9 @@ consent pages, load from autocannon on the same machine (so the load generator s
   one of two shapes, each on its own fresh database and server: CARIN-generated (its generated EOBs cloned,
   loaded with \`openenroll fhir import\`) or BFD-shaped (its synthetic RIF claims cloned, loaded with
   \`openenroll ingest rif\`), before the server starts; one Bearer token from the real pages. The
-  connections share one cursor: search cycles through the pages \`?_count=10&startIndex=0…990\`, read through
-  the 1,000 ids. Every 200 is checked (total, page size and first entry; the id read) and its body's bytes
+  connections share one cursor: search cycles through the pages \`?_count=10&startIndex=0…990\`; "next links
+  followed" through the same pages as the \`next\` links from the first page name them (read from the server
+  once before the loads); read through the 1,000 ids. Every 200 is checked (total, page size and first entry; the id read) and its body's bytes
   counted ("Bytes/response").
 
 Duration is load time, first request to last response (summed over code-exchange rounds); "Req/s (mean)"
