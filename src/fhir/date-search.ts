@@ -184,10 +184,20 @@ export interface DayRange {
  * that cannot be (month 13, Feb 30).
  */
 export function storedDayRange(text: string): DayRange | undefined {
-  const parsed = wallClockRange(text.slice(0, 10));
-  if (!parsed) return undefined;
-  return { first: dayText(parsed.range.start), last: dayText(parsed.range.end - DAY) };
+  const key = text.slice(0, 10);
+  let range = storedRanges.get(key);
+  if (range === undefined && !storedRanges.has(key)) {
+    const parsed = wallClockRange(key);
+    range = parsed && { first: dayText(parsed.range.start), last: dayText(parsed.range.end - DAY) };
+    if (storedRanges.size >= STORED_RANGES_KEPT) storedRanges.clear();
+    storedRanges.set(key, range);
+  }
+  return range && { ...range };
 }
+
+/** The ranges `storedDayRange` has read (a load of claims names the same days many times), bounded. */
+const storedRanges = new Map<string, DayRange | undefined>();
+const STORED_RANGES_KEPT = 20_000;
 
 /** One comparison of a stored range's `first` or `last` day with a day (`YYYY-MM-DD` text). */
 export interface DayBoundTest {

@@ -11,17 +11,17 @@
  */
 import { SYNTHETIC_TAG } from '../directory.js';
 import { eobSearchFacts, type ResourceFacts } from '../validate.js';
-import { field } from './ccw.js';
-import { addDiagnoses, addDiagnosisLink, icdSystem, lineDiagnosis, extractDiagnoses } from './diagnosis.js';
-import type { Json } from './elements.js';
-import { eobHeader, optionalDate } from './eob-header.js';
+import { field, requiredField } from './ccw.js';
+import { SYSTEMS } from './carin.js';
+import { diagnosisConcept, extractDiagnoses, icdSystem, lineDiagnosis } from './diagnosis.js';
+import { type Json, variableCoding, variableUrl } from './elements.js';
+import { claimIdentifier, eobStatus, eobType, longText, optionalDate, requiredDate } from './eob-header.js';
 import { inpatientProductOrService } from './inpatient.js';
 import { NO_LOOKUPS, type ClaimLookups, type NpiRecord } from './lookups.js';
 import { productNdc } from './npi-names.js';
-import { addProcedures, extractProcedures } from './procedure.js';
-import { addItemHcpcs, addServiceDates, withoutTaxNumbers } from './professional.js';
-import type { RifClaim, RifClaimType, RifRow } from './rif-record.js';
-import { addCodedInformation } from './supporting-info.js';
+import { extractProcedures, procedureConcept } from './procedure.js';
+import { hcpcsProductOrService, withoutTaxNumbers } from './professional.js';
+import { rifDate, type RifClaim, type RifClaimType, type RifRow } from './rif-record.js';
 import { servedTransforms } from './transform.js';
 import type { SourceBodies } from '../store/resources.js';
 
@@ -126,8 +126,8 @@ export function storedNames(names: ClaimNames): ClaimLookups {
 export function rowsOf(columns: readonly string[], cells: readonly (readonly string[])[]): RifRow[] {
   return cells.map((line) => {
     const row: Record<string, string> = {};
-    // The first of repeated column names wins, as when the file was read.
-    for (let i = columns.length - 1; i >= 0; i--) row[columns[i]!] = line[i] ?? '';
+    // A repeated column name takes its last cell, as when the file was read (records.ts).
+    for (let i = 0; i < columns.length; i++) row[columns[i]!] = line[i] ?? '';
     return row;
   });
 }
@@ -138,34 +138,57 @@ const WITH_DRG = new Set<RifClaimType>(['inpatient', 'snf']);
 /** The types whose lines are dated by their revenue-centre date. */
 const REVENUE_DATED = new Set<RifClaimType>(['hha', 'hospice', 'outpatient']);
 
+/** A line's first service day: carrier and DME lines' first expense date, institutional lines' revenue date. */
+function lineStart(type: RifClaimType, line: RifRow): string | undefined {
+  if (type === 'carrier' || type === 'dme') return rifDate(field(line, 'LINE_1ST_EXPNS_DT') ?? '');
+  return REVENUE_DATED.has(type) ? optionalDate(line, 'REV_CNTR_DT') : undefined;
+}
+
 /**
- * The parts of a claim's EOB its searches read, built with the transforms' functions: the header
- * (identifiers, type, billable period; it throws for a claim the transform refuses, such as a final action
- * other than F or N), the diagnoses, procedures and DRG, and each line's code and service dates. A Part D
- * event is made whole.
+ * The parts of a claim's EOB its searches read, made as the transforms make them but with nothing else: the
+ * claim identifiers, status (which refuses a final action other than F or N), type and billable period of
+ * the header (eob-header.ts), the diagnoses (with each line's own), ICD procedures and DRG as their codings,
+ * and each line's code and first service day. A Part D event is one row and its transform is short: it is
+ * made whole, which checks it as its read will.
  */
 function searchSkeleton(claim: RifClaim): Json {
-  // A Part D event is one row and its transform is short: it is made whole, which checks it as the read will.
-  if (claim.type === 'pde') return servedTransforms.claimEob(claim, { lookups: NO_LOOKUPS, created: '' });
-  const eob = eobHeader(claim.type, claim, { lookups: NO_LOOKUPS, created: '' });
-  const first = claim.rows[0]!;
-  const { type } = claim;
-  addDiagnoses(eob, first, type, NO_LOOKUPS);
-  if (WITH_PROCEDURES.has(type)) addProcedures(eob, first, NO_LOOKUPS);
-  if (WITH_DRG.has(type)) addCodedInformation(eob, first, 'CLM_DRG_CD');
-  eob.item = claim.rows.map((line) => {
-    const item: Json = {};
-    if (type === 'inpatient') item.productOrService = inpatientProductOrService(field(line, 'HCPCS_CD'));
-    else addItemHcpcs(item, line, 0);
+  const { type, rows } = claim;
+  if (type === 'pde') return servedTransforms.claimEob(claim, { lookups: NO_LOOKUPS, created: '' });
+  const first = rows[0];
+  if (first === undefined) throw new Error('a claim has at least one row');
+  const claimId = longText(requiredField(first, 'CLM_ID'));
+  requiredField(first, 'BENE_ID');
+  const eob: Json = {
+    identifier: [
+      claimIdentifier(variableUrl('CLM_ID'), claimId),
+      claimIdentifier(SYSTEMS.claimGroup, longText(field(first, 'CLM_GRP_ID') ?? '0')),
+    ],
+    status: eobStatus(requiredField(first, 'FINAL_ACTION')),
+    type: eobType(type, first),
+  };
+  const start = optionalDate(first, 'CLM_FROM_DT');
+  if (start !== undefined) eob.billablePeriod = { start, end: requiredDate(first, 'CLM_THRU_DT') };
+  const diagnoses = extractDiagnoses(first);
+  const procedures = WITH_PROCEDURES.has(type) ? extractProcedures(first) : [];
+  const drg = WITH_DRG.has(type) ? field(first, 'CLM_DRG_CD') : undefined;
+  if (drg !== undefined) eob.supportingInfo = [{ code: { coding: [variableCoding('CLM_DRG_CD', drg)] } }];
+  eob.item = rows.map((line) => {
     if (type === 'carrier' || type === 'dme') {
-      addServiceDates(item, line);
-      addDiagnosisLink(eob, item, lineDiagnosis(line), 'carrier', NO_LOOKUPS);
-    } else if (REVENUE_DATED.has(type)) {
-      const date = optionalDate(line, 'REV_CNTR_DT');
-      if (date !== undefined) item.servicedDate = date;
+      const own = lineDiagnosis(line);
+      if (own !== undefined) diagnoses.push(own);
     }
+    const item: Json = {
+      productOrService:
+        type === 'inpatient'
+          ? inpatientProductOrService(field(line, 'HCPCS_CD'))
+          : hcpcsProductOrService(line),
+    };
+    const day = lineStart(type, line);
+    if (day !== undefined) item.servicedDate = day;
     return item;
   });
+  eob.diagnosis = diagnoses.map((d) => ({ diagnosisCodeableConcept: diagnosisConcept(d, NO_LOOKUPS) }));
+  eob.procedure = procedures.map((p) => ({ procedureCodeableConcept: procedureConcept(p, NO_LOOKUPS) }));
   return eob;
 }
 

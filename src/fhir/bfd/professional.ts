@@ -203,6 +203,18 @@ const HCPCS_MODIFIERS = [
   'HCPCS_4TH_MDFR_CD',
 ] as const;
 
+/** The line's HCPCS code as a productOrService (addItemHcpcs); the data-absent `NULL` coding without one. */
+export function hcpcsProductOrService(line: RifRow): Json {
+  const hcpcs = field(line, 'HCPCS_CD');
+  return {
+    coding: [
+      hcpcs === undefined
+        ? { system: SYSTEMS.dataAbsentReason, code: 'NULL' }
+        : { system: SYSTEMS.hcpcs, code: hcpcs },
+    ],
+  };
+}
+
 /**
  * The line's HCPCS code (`HCPCS_CD`) as the item's productOrService in Blue Button's HCPCS system (the
  * data-absent-reason `NULL` coding when it has none), and each present one of the line's first `modifiers`
@@ -212,14 +224,7 @@ const HCPCS_MODIFIERS = [
  * unversioned. The inpatient transform writes its productOrService its own way.
  */
 export function addItemHcpcs(item: Json, line: RifRow, modifiers: 0 | 2 | 4, year?: string): void {
-  const hcpcs = field(line, 'HCPCS_CD');
-  item.productOrService = {
-    coding: [
-      hcpcs === undefined
-        ? { system: SYSTEMS.dataAbsentReason, code: 'NULL' }
-        : { system: SYSTEMS.hcpcs, code: hcpcs },
-    ],
-  };
+  item.productOrService = hcpcsProductOrService(line);
   for (const column of HCPCS_MODIFIERS.slice(0, modifiers)) {
     const modifier = field(line, column);
     if (modifier === undefined) continue;
@@ -313,7 +318,7 @@ export function addNationalDrugCode(item: Json, line: RifRow, lookups: ClaimLook
  * The line's service dates: a period from `LINE_1ST_EXPNS_DT` to `LINE_LAST_EXPNS_DT` when both are known, the
  * first alone as servicedDate otherwise.
  */
-export function addServiceDates(item: Json, line: RifRow): void {
+function addServiceDates(item: Json, line: RifRow): void {
   const first = rifDate(field(line, 'LINE_1ST_EXPNS_DT') ?? '');
   const last = rifDate(field(line, 'LINE_LAST_EXPNS_DT') ?? '');
   if (first !== undefined && last !== undefined) item.servicedPeriod = { start: first, end: last };

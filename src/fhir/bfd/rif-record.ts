@@ -70,8 +70,25 @@ export const RIF_DATE_MONTHS = [
  */
 export const RIF_MONTHS: readonly string[] = RIF_DATE_MONTHS.map((m) => (m === 'SEP' ? 'SEPT' : m));
 
+/**
+ * Dates read so far, and what they read as: a claim file names the same few hundred days on line after line,
+ * in several columns each. Cleared when it grows large, so it holds what the file at hand uses.
+ */
+const readDates = new Map<string, string | undefined>();
+const READ_DATES_KEPT = 20_000;
+
 /** `27-OCT-1999`, `17-Mar-1981` or `19631003` → `1999-10-27`; undefined for '' or a malformed value. */
 export function rifDate(raw: string): string | undefined {
+  if (raw === '') return undefined;
+  const known = readDates.get(raw);
+  if (known !== undefined || readDates.has(raw)) return known;
+  if (readDates.size >= READ_DATES_KEPT) readDates.clear();
+  const date = parseRifDate(raw);
+  readDates.set(raw, date);
+  return date;
+}
+
+function parseRifDate(raw: string): string | undefined {
   if (raw === '') return undefined;
   let m = /^(\d{1,2})-([A-Za-z]{3})-(\d{4})$/.exec(raw);
   if (m) {

