@@ -1,16 +1,27 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config.js';
-import { registerAppCommands } from './commands/apps.js';
 import { CommandError } from './commands/context.js';
-import { registerEnrolleeCommands } from './commands/enrollees.js';
-import { registerExportCommands } from './commands/export.js';
-import { registerFhirCommands } from './commands/fhir.js';
-import { registerIngestCommands } from './commands/ingest.js';
-import { registerKeyCommands } from './commands/keys.js';
-import { registerSampleMarketCommands } from './commands/sample-market.js';
-import { registerServeCommands } from './commands/serve.js';
-import { registerSigningKeyCommands } from './commands/signing-keys.js';
-import { registerTryFlowCommand } from './commands/try-flow.js';
+
+type Register = (program: Command) => void;
+
+/**
+ * Each top-level command and the module that registers it. Only the named command's module is imported
+ * (`serve` must not load the ingest formats, the FHIR importer and the rest of the CLI); help, no command
+ * or an unknown one imports them all, so the listing and commander's suggestions stay complete.
+ */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  serve: async () => (await import('./commands/serve.js')).registerServeCommands,
+  migrate: async () => (await import('./commands/serve.js')).registerServeCommands,
+  apps: async () => (await import('./commands/apps.js')).registerAppCommands,
+  enrollees: async () => (await import('./commands/enrollees.js')).registerEnrolleeCommands,
+  fhir: async () => (await import('./commands/fhir.js')).registerFhirCommands,
+  ingest: async () => (await import('./commands/ingest.js')).registerIngestCommands,
+  keys: async () => (await import('./commands/keys.js')).registerKeyCommands,
+  'signing-keys': async () => (await import('./commands/signing-keys.js')).registerSigningKeyCommands,
+  'sample-market': async () => (await import('./commands/sample-market.js')).registerSampleMarketCommands,
+  export: async () => (await import('./commands/export.js')).registerExportCommands,
+  'try-flow': async () => (await import('./commands/try-flow.js')).registerTryFlowCommand,
+};
 
 const program = new Command('openenroll')
   .description(
@@ -21,16 +32,11 @@ const program = new Command('openenroll')
   .showHelpAfterError()
   .exitOverride();
 
-registerServeCommands(program);
-registerAppCommands(program);
-registerEnrolleeCommands(program);
-registerFhirCommands(program);
-registerIngestCommands(program);
-registerKeyCommands(program);
-registerSigningKeyCommands(program);
-registerSampleMarketCommands(program);
-registerExportCommands(program);
-registerTryFlowCommand(program);
+const named = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+const loaders =
+  named !== undefined && Object.hasOwn(COMMANDS, named) ? [COMMANDS[named]!] : Object.values(COMMANDS);
+// `serve` and `migrate` share one module: registered once.
+for (const register of new Set(await Promise.all(loaders.map((load) => load())))) register(program);
 
 try {
   await program.parseAsync(process.argv);

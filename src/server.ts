@@ -16,7 +16,6 @@ import {
   type Counters,
 } from './storage/counters.js';
 import { createAvailability, type Availability } from './storage/availability.js';
-import { openRedis, redisReady, redisServerProblem } from './storage/redis.js';
 import { classifyUnavailable, isStatementTimeout } from './storage/unavailable.js';
 import { createDatabaseProbe, registerHealthRoutes } from './ops/health.js';
 import { registerIndexRoute } from './ops/index-route.js';
@@ -43,7 +42,6 @@ import { ensureSandboxEnrollees } from './auth/sandbox/enrollees.js';
 import { createFhirStore } from './fhir/store/resources.js';
 import { rifClaimSources } from './fhir/bfd/claim-source.js';
 import { createConnectedAppStore } from './auth/store/connected-apps.js';
-import { ensureSandboxClaims } from './ingest/sandbox-claims.js';
 import { ensureSampleMarket } from './ingest/sample-market.js';
 import { PLAN_API_PREFIX, PLAN_API_SECURITY_SCHEMES, registerPlansService } from './plans/app.js';
 import type { PlansDeps } from './plans/deps.js';
@@ -356,6 +354,8 @@ async function connectRedis(config: Config, logger: Logger): Promise<RedisLink> 
     logger,
     consequence: 'rate limits count in each process and login lock-outs in the database until it is back',
   });
+  // ioredis is loaded only by a service configured with Redis.
+  const { openRedis, redisReady, redisServerProblem } = await import('./storage/redis.js');
   const client = openRedis(config.redisUrl!, {
     commandTimeoutMs: config.redisCommandTimeoutMs,
     availability,
@@ -421,12 +421,17 @@ export async function buildService(
   const plans = plansDeps(config, storage, redis, options.now);
   if (config.mode === 'sandbox') {
     await ensureSandboxEnrollees(deps, config.sandboxEnrollees, deps.now());
-    await ensureSandboxClaims(
-      { db: storage.db, enrollees: deps.enrollees },
-      config.sandboxEnrollees,
-      config.sandboxClaims,
-      deps.now(),
-    );
+    // The claims generator and the RIF ingest are imported only when there are claims to make: a restart
+    // over stored data does not load them.
+    if (config.sandboxEnrollees > 0 && (await fhir.fhir.countResources()) === 0) {
+      const { ensureSandboxClaims } = await import('./ingest/sandbox-claims.js');
+      await ensureSandboxClaims(
+        { db: storage.db, enrollees: deps.enrollees },
+        config.sandboxEnrollees,
+        config.sandboxClaims,
+        deps.now(),
+      );
+    }
     await ensureSandboxApiKey(plans.apiKeys, config, plans.now());
     if (config.sampleMarket) await ensureSampleMarket(storage, plans.now());
   }
