@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import { hash } from '@node-rs/argon2';
 import type { PatientPort } from '../deps.js';
 import type { Enrollee, EnrolleeStore } from '../store/enrollees.js';
-import { hashPassword } from '../consent/login.js';
+
+/**
+ * argon2id at a small cost for the sandbox's own passwords only: they are published (`PW00000!`…) and kept
+ * beside the hash, so a costly hash protects nothing and only delays a fresh start. The hash string names
+ * its parameters, so logins verify it as any other (docs/decisions.md#sandbox-password-cost).
+ */
+const SANDBOX_HASH = { memoryCost: 1024, timeCost: 1 } as const;
 
 /** Who the sandbox enrollees are: the sample claims data says (the patient port). */
 type SandboxIdentities = Pick<PatientPort, 'sandboxIdentity'>;
 
-/** Builds `count` sandbox enrollees starting at number `from`; passwords hashed in parallel. */
+/** Builds `count` sandbox enrollees starting at number `from`; their public passwords hashed cheaply, in parallel. */
 export async function buildSandboxEnrollees(
   patients: SandboxIdentities,
   from: number,
@@ -19,7 +26,7 @@ export async function buildSandboxEnrollees(
       return {
         id: randomUUID(),
         username: identity.username,
-        passwordHash: await hashPassword(identity.password),
+        passwordHash: await hash(identity.password, SANDBOX_HASH),
         patientId: identity.patientId,
         givenName: identity.givenName,
         familyName: identity.familyName,
