@@ -16,6 +16,7 @@ import type { Logger } from './logger.js';
 import { checkQueryEncoding, parseUrlEncoded } from './form.js';
 import { rejectInvalidInput } from './input-guard.js';
 import { createRouteTable, type RouteTable } from './route-table.js';
+import { AJV_OPTIONS, lazySchemaCompilers } from './schema-compilers.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -81,9 +82,7 @@ export async function createHttpServer(serverOptions: HttpServerOptions): Promis
     // During a graceful shutdown a request that still arrives on an open connection is served (with
     // `Connection: close`) rather than refused with the framework's own 503 body.
     return503OnClosing: false,
-    // A schema with `additionalProperties: false` refuses the keys it does not define (a 400 naming the
-    // key), as JSON Schema says, instead of fastify's default of deleting them unseen.
-    ajv: { customOptions: { removeAdditional: false } },
+    ajv: AJV_OPTIONS,
     // Raised before routing (a path that is not valid percent-encoded UTF-8; a parameter over
     // maxParamLength, which cannot happen at the length above, would be an unknown id): only the URL tells
     // the shape.
@@ -125,6 +124,8 @@ export async function createHttpServer(serverOptions: HttpServerOptions): Promis
 
   // Every route of every plugin registered from here on, for the 405s and shapes of unmatched requests.
   app.addHook('onRoute', (route) => options.routes.add(route));
+  // Each route's schemas are compiled at its first request, not here (shared/schema-compilers.ts).
+  app.addHook('onRoute', lazySchemaCompilers());
 
   // A query string that is not valid percent-encoded UTF-8 is refused, not silently repaired.
   // These two run on every request: callback hooks, which cost less than async ones.
