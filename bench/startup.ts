@@ -7,6 +7,7 @@
  *   npm run bench:startup -- [--db sqlite|postgres|both] [--run dist|tsx|both] [--rounds 3] [--no-write]
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,7 +21,9 @@ the first 200 of GET /health/live (the process answers), GET /health/ready (the 
 POST /api/v1/plans/search on the sample market (the data is ready); stops it and starts it again on the same
 database (a restart). "dist" starts \`node dist/main.js serve\` (what \`npm start\` runs once built), "tsx"
 starts \`node --import tsx src/main.ts serve\` (\`npm run dev\`, and every start before the compiled
-build). Repeats --rounds times per database, the runs interleaved, and reports medians and ranges.
+build). Repeats --rounds times per database, the runs interleaved, and reports medians and ranges, with
+the CPU seconds the server had used at its first answers (from /proc, Linux only), which a busy machine
+disturbs far less than the wall time.
 
 Options:
   --db <sqlite|postgres|both>   database(s) (default: sqlite)
@@ -48,6 +51,34 @@ interface Start {
   live: number;
   ready: number;
   search: number;
+  /** CPU seconds the server had used when it first answered /health/live and the plan search (Linux only). */
+  liveCpu?: number;
+  searchCpu?: number;
+}
+
+/** Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`; 100 on Linux unless set otherwise). */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * CPU seconds (user and system, every thread) process `pid` has used so far, from /proc; undefined where
+ * there is no /proc. Unlike the wall time, this hardly depends on what else the machine is running.
+ */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is the first, utime the 12th, stime the 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The first moment (ms after `since`) `probe` answers 200, polling every 5 ms. */
@@ -80,6 +111,7 @@ async function startOnce(database: BenchDatabase, run: Run, profileDir: string |
   });
   try {
     const live = await firstOk(() => fetch(`${url}/health/live`), started, child);
+    const liveCpu = cpuSeconds(child.pid);
     const ready = await firstOk(() => fetch(`${url}/health/ready`), started, child);
     const search = await firstOk(
       () =>
@@ -99,7 +131,7 @@ async function startOnce(database: BenchDatabase, run: Run, profileDir: string |
       started,
       child,
     );
-    return { live, ready, search };
+    return { live, ready, search, liveCpu, searchCpu: cpuSeconds(child.pid) };
   } finally {
     const exited = new Promise((done) => child.once('exit', done));
     child.kill('SIGTERM');
@@ -140,9 +172,14 @@ async function runOn(kind: DatabaseKind, runs: Run[], rounds: number, pgUrl: str
   return results;
 }
 
-/** Median seconds, and the range when there are several rounds. */
+/** Median seconds, and the range when there are several rounds ('–' when the figure was not measured). */
 function cell(starts: Start[], key: keyof Start): string {
-  const values = starts.map((s) => s[key] / 1000);
+  const scale = key === 'liveCpu' || key === 'searchCpu' ? 1 : 1000;
+  const values = starts
+    .map((s) => s[key])
+    .filter((v) => v !== undefined)
+    .map((v) => v / scale);
+  if (values.length === 0) return '–';
   const text = median(values).toFixed(2);
   if (values.length < 2) return text;
   return `${text} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
@@ -191,10 +228,10 @@ async function main(): Promise<number> {
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}`;
   const lines = [
-    `Command: \`npm run bench:startup -- ${process.argv.slice(2).join(' ')}\` — ${new Date().toISOString().slice(0, 10)}, commit ${commit}, ${machine}, Node ${process.version}, 1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after (other work on the machine when above ~0.5). Seconds from spawning the process to the first 200: median of ${rounds} rounds (fastest–slowest); "fresh" is an empty database (migrations, sandbox enrollees and claims, the generated sample market), "restart" the same database again. "dist" is \`node dist/main.js serve\` (\`npm start\` once \`npm ci\` has built it), "tsx" is \`node --import tsx src/main.ts serve\` (\`npm run dev\`).`,
+    `Command: \`npm run bench:startup -- ${process.argv.slice(2).join(' ')}\` — ${new Date().toISOString().slice(0, 10)}, commit ${commit}, ${machine}, Node ${process.version}, 1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after (other work on the machine when above ~0.5). Seconds from spawning the process to the first 200: median of ${rounds} rounds (fastest–slowest), and the CPU seconds the server process (all its threads) had used by then, which depends far less on other work on the machine; "fresh" is an empty database (migrations, sandbox enrollees and claims, the generated sample market), "restart" the same database again. "dist" is \`node dist/main.js serve\` (\`npm start\` once \`npm ci\` has built it), "tsx" is \`node --import tsx src/main.ts serve\` (\`npm run dev\`).`,
     '',
-    '| Database | Run | Start | /health/live | /health/ready | first plan search |',
-    '|---|---|---|---|---|---|',
+    '| Database | Run | Start | /health/live | /health/ready | first plan search | CPU to /health/live | CPU to first plan search |',
+    '|---|---|---|---|---|---|---|---|',
   ];
   for (const r of results) {
     for (const [start, starts] of [
@@ -202,7 +239,7 @@ async function main(): Promise<number> {
       ['restart', r.restart],
     ] as const) {
       lines.push(
-        `| ${r.label} | ${r.run} | ${start} | ${cell(starts, 'live')} | ${cell(starts, 'ready')} | ${cell(starts, 'search')} |`,
+        `| ${r.label} | ${r.run} | ${start} | ${cell(starts, 'live')} | ${cell(starts, 'ready')} | ${cell(starts, 'search')} | ${cell(starts, 'liveCpu')} | ${cell(starts, 'searchCpu')} |`,
       );
     }
   }
