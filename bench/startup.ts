@@ -225,7 +225,16 @@ async function main(): Promise<number> {
   const results: Measured[] = [];
   for (const kind of kinds) results.push(...(await runOn(kind, runs, rounds, pgUrl, values['cpu-prof-dir'])));
   const loadAfter = loadavg()[0]!;
-  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  // A tree exported without its history (git archive) has no commit to name.
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: 'pipe',
+    }).trim();
+  } catch {
+    /* not a git checkout */
+  }
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}`;
   const lines = [
     `Command: \`npm run bench:startup -- ${process.argv.slice(2).join(' ')}\` — ${new Date().toISOString().slice(0, 10)}, commit ${commit}, ${machine}, Node ${process.version}, 1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after (other work on the machine when above ~0.5). Seconds from spawning the process to the first 200: median of ${rounds} rounds (fastest–slowest), and the CPU seconds the server process (all its threads) had used by then, which depends far less on other work on the machine; "fresh" is an empty database (migrations, sandbox enrollees and claims, the generated sample market), "restart" the same database again. "dist" is \`node dist/main.js serve\` (\`npm start\` once \`npm ci\` has built it), "tsx" is \`node --import tsx src/main.ts serve\` (\`npm run dev\`).`,
