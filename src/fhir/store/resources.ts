@@ -7,6 +7,7 @@ import {
   type SelectQueryBuilder,
   type Transaction,
 } from 'kysely';
+import { preparedQuery } from '../../storage/prepared.js';
 import type { Database, FhirResourcesTable } from '../../storage/schema.js';
 import type { DayRangeMatch } from '../date-search.js';
 import type { TokenValue } from '../token-search.js';
@@ -372,9 +373,50 @@ async function storeBodies(db: Kysely<Database>, rows: readonly ReadRow[]): Prom
   }
 }
 
+/** A search with no filter but its type and patient: its pages past the first use one prepared statement. */
+function unfiltered(q: ResourceQuery): boolean {
+  return (
+    q.lastUpdated.length === 0 &&
+    q.serviceDate.length === 0 &&
+    (q.eobTypes ?? []).length === 0 &&
+    (q.ids ?? []).length === 0 &&
+    (q.tokens ?? []).length === 0 &&
+    (q.dates ?? []).length === 0 &&
+    !q.excludeSamhsa
+  );
+}
+
 export function createFhirStore(db: Kysely<Database>, sources: SourceBodies) {
   const made = <R extends ReadRow>(rows: R[], taxNumbers?: boolean) =>
     withBodies(db, sources, rows, taxNumbers);
+  // The two hottest statements, built once and, on PostgreSQL, sent by name (parsed and planned once per
+  // connection): a read by id, and the page after an id that following `next` asks for.
+  const NAMED = { named: true };
+  const readById = preparedQuery<'type' | 'id', ReadRow & Pick<FhirResourcesTable, 'service_date'>>(
+    db,
+    (param) =>
+      db
+        .selectFrom('fhir_resources')
+        .select([...PAGE_COLUMNS, 'service_date'])
+        .where('resource_type', '=', param('type'))
+        .where('id', '=', param('id')),
+    NAMED,
+  );
+  const pageAfter = preparedQuery<'type' | 'patient' | 'after' | 'limit', ReadRow>(
+    db,
+    (param) =>
+      db
+        .selectFrom('fhir_resources')
+        .select(PAGE_COLUMNS)
+        .where('resource_type', '=', param('type'))
+        .where('patient_id', '=', param('patient'))
+        .where('id', '>', param('after'))
+        .orderBy('id')
+        .limit(param('limit')),
+    NAMED,
+  );
+  const nextPage: NextPage = (q, after) =>
+    pageAfter({ type: q.resourceType, patient: q.patientId, after, limit: q.limit + 1 }).then((r) => r.rows);
   return {
     /** Runs a whole import in one transaction: it lands completely or not at all. */
     async importAll<T>(work: (writer: ImportWriter) => Promise<T>): Promise<T> {
@@ -389,7 +431,7 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies) {
 
     /** A page of matches in id order, bodies as stored (a RIF claim made at its first read). */
     async search(q: ResourceQuery): Promise<SearchPage> {
-      const { rows, ...page } = await searchResources(db, q);
+      const { rows, ...page } = await searchResources(db, q, unfiltered(q) ? nextPage : undefined);
       return { ...page, bodies: (await made(rows, q.taxNumbers)).map(({ id, body }) => ({ id, body })) };
     },
 
@@ -399,12 +441,7 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies) {
       id: string,
       options: { taxNumbers?: boolean } = {},
     ): Promise<StoredResource | undefined> {
-      const row = await db
-        .selectFrom('fhir_resources')
-        .selectAll()
-        .where('resource_type', '=', resourceType)
-        .where('id', '=', id)
-        .executeTakeFirst();
+      const [row] = (await readById({ type: resourceType, id })).rows;
       return row && storedResource((await made([row], options.taxNumbers))[0]!);
     },
 
@@ -623,9 +660,13 @@ function matching(db: Kysely<Database>, q: ResourceQuery): Filter {
  * links costs the same on the hundredth page as on the first, and a resource stored between two pages is
  * neither skipped nor served twice (docs/decisions.md#fhir-paging).
  */
+/** The rows (up to `limit` + 1) after the id `after` of a search with no filter, by a prepared statement. */
+type NextPage = (q: ResourceQuery, after: string) => Promise<ReadRow[]>;
+
 async function searchResources(
   db: Kysely<Database>,
   q: ResourceQuery,
+  nextPage?: NextPage,
 ): Promise<Omit<SearchPage, 'bodies'> & { rows: ReadRow[] }> {
   const where = matching(db, q);
   const count = () => where.select((eb) => eb.fn.countAll<number | string>().as('n'));
@@ -652,7 +693,9 @@ async function searchResources(
   }
   page = page.orderBy('id', backward ? 'desc' : 'asc').limit(q.limit + 1);
   const counted = q.total === undefined ? await page.select(count().as('total')).execute() : undefined;
-  const found: ReadRow[] = counted ?? (await page.execute());
+  const after = seek?.direction === 'after' ? seek.id : undefined;
+  const found: ReadRow[] =
+    counted ?? (nextPage && after !== undefined ? await nextPage(q, after) : await page.execute());
   const total = q.total ?? (counted?.[0] ? Number(counted[0].total) : await countAll());
   const more = found.length > q.limit;
   const rows = found.slice(0, q.limit);
