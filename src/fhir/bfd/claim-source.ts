@@ -81,36 +81,63 @@ export function collectNpis(rows: readonly RifRow[], columns: readonly string[],
  */
 const NDC_COLUMNS = ['PROD_SRVC_ID', 'LINE_NDC_CD', 'REV_CNTR_IDE_NDC_UPC_NUM'];
 
-/**
- * The names the transforms may ask of `lookups` for this claim, those found: its NPIs (`npis`, the NPI
- * values of the claim's rows), its drugs' product NDCs and its diagnosis and procedure codes in the systems
- * their version codes name.
- */
-export function claimNames(claim: RifClaim, npis: readonly string[], lookups: ClaimLookups): ClaimNames {
-  const names: ClaimNames = {};
-  for (const npi of npis) {
-    const record = lookups.npi(npi);
-    if (record !== undefined) (names.npi ??= {})[npi] = record;
-  }
+/** What the transforms may look up for a claim: its NPIs, its drugs' product NDCs, its codes by system. */
+export interface NameKeys {
+  npis: string[];
+  products: string[];
+  /** `[system, code]` of its diagnoses and procedures, in the systems their version codes name. */
+  codes: [string, string][];
+}
+
+/** The names the transforms may ask for this claim (`npiColumns`: the header's NPI columns). */
+export function claimNameKeys(claim: RifClaim, npiColumns: readonly string[]): NameKeys {
+  const npis = new Set<string>();
+  collectNpis(claim.rows, npiColumns, npis);
+  const products = new Set<string>();
   for (const row of claim.rows) {
     for (const column of NDC_COLUMNS) {
       const product = productNdc(field(row, column) ?? '');
-      const name = product === undefined ? undefined : lookups.drugName(product);
-      if (product !== undefined && name !== undefined) (names.drug ??= {})[product] = name;
+      if (product !== undefined) products.add(product);
     }
   }
   const [first] = claim.rows;
-  const codes = first === undefined ? [] : [...extractDiagnoses(first), ...extractProcedures(first)];
+  const found = first === undefined ? [] : [...extractDiagnoses(first), ...extractProcedures(first)];
   for (const row of claim.rows) {
     const line = lineDiagnosis(row);
-    if (line !== undefined) codes.push(line);
+    if (line !== undefined) found.push(line);
   }
-  for (const { code, version } of codes) {
+  const codes = new Map<string, [string, string]>();
+  for (const { code, version } of found) {
     const system = icdSystem(version);
+    codes.set(`${system}|${code}`, [system, code]);
+  }
+  return { npis: [...npis], products: [...products], codes: [...codes.values()] };
+}
+
+/** What `lookups` finds of `keys`: only the names found are kept. */
+export function namesOf(keys: NameKeys, lookups: ClaimLookups): ClaimNames {
+  const names: ClaimNames = {};
+  for (const npi of keys.npis) {
+    const record = lookups.npi(npi);
+    if (record !== undefined) (names.npi ??= {})[npi] = record;
+  }
+  for (const product of keys.products) {
+    const name = lookups.drugName(product);
+    if (name !== undefined) (names.drug ??= {})[product] = name;
+  }
+  for (const [system, code] of keys.codes) {
     const description = lookups.codeDescription(system, code);
     if (description !== undefined) (names.code ??= {})[`${system}|${code}`] = description;
   }
   return names;
+}
+
+/**
+ * The names the transforms may ask of `lookups` for this claim, those found: its NPIs (`npis`), its drugs'
+ * product NDCs and its diagnosis and procedure codes in the systems their version codes name.
+ */
+export function claimNames(claim: RifClaim, npis: readonly string[], lookups: ClaimLookups): ClaimNames {
+  return namesOf({ ...claimNameKeys(claim, []), npis: [...npis] }, lookups);
 }
 
 /** Lookups answering from the names stored with a claim. */

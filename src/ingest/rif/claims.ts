@@ -4,26 +4,15 @@
  * already stored does nothing, an UPDATE replaces it (or stores it when it is not stored yet).
  *
  * A claim is stored as its RIF cells with the names looked up for it, and made into its resource when it
- * is first read (docs/claims-rif.md#storage); what its searches filter on is computed here, from the same
- * rows with the transforms' functions, and a claim no resource can be made of is refused at its lines.
+ * is first read (docs/claims-rif.md#storage). Its search facts are computed beforehand from the same rows
+ * (claim-prepare.ts, in the claim file's thread); a claim no resource can be made of is refused at its lines.
  */
 import { createHash } from 'node:crypto';
-import {
-  claimNames,
-  claimSearchFacts,
-  collectNpis,
-  npiColumns,
-  type ClaimSource,
-} from '../../fhir/bfd/claim-source.js';
-import { eobId as bfdEobId } from '../../fhir/bfd/eob-header.js';
-import type { RifClaimType } from '../../fhir/bfd/rif-record.js';
+import { namesOf } from '../../fhir/bfd/claim-source.js';
 import type { RifContext } from './context.js';
-import { errorMessage } from './context.js';
-import { refuseRecord, type RifBatch, type RifRecord } from './records.js';
+import type { PreparedBatch } from './claim-prepare.js';
+import { refuseRecord } from './records.js';
 import type { RifResourceRow } from './store.js';
-
-/** The id BFD gives a claim's ExplanationOfBenefit: `carrier-9991831999`, `pde-89`. */
-export const eobId = (type: RifClaimType, key: string) => `${type}-${key}`;
 
 /** The id of a layout: a digest of its column names. */
 function layoutId(columns: readonly string[]): string {
@@ -31,14 +20,15 @@ function layoutId(columns: readonly string[]): string {
 }
 
 export interface ClaimPipeline {
-  add(batch: RifBatch): Promise<void>;
+  add(batch: PreparedBatch): Promise<void>;
 }
 
 /** The claims of a load, batch by batch, with the layouts of their files stored once. */
 export function claimPipeline(context: RifContext): ClaimPipeline {
-  const layouts = new Map<readonly string[], string>();
-  const layoutOf = async (batch: RifBatch): Promise<string> => {
-    let id = layouts.get(batch.columns);
+  const layouts = new Map<string, string>();
+  const layoutOf = async (batch: PreparedBatch): Promise<string> => {
+    const key = batch.columns.join('|');
+    let id = layouts.get(key);
     if (id === undefined) {
       id = layoutId(batch.columns);
       await context.trx
@@ -46,7 +36,7 @@ export function claimPipeline(context: RifContext): ClaimPipeline {
         .values({ id, record_type: batch.type, columns: JSON.stringify(batch.columns) })
         .onConflict((oc) => oc.column('id').doNothing())
         .execute();
-      layouts.set(batch.columns, id);
+      layouts.set(key, id);
     }
     return id;
   };
@@ -57,72 +47,57 @@ export function claimPipeline(context: RifContext): ClaimPipeline {
   };
 }
 
-async function storeClaims(context: RifContext, batch: RifBatch, layout: string): Promise<void> {
-  const type = batch.type as RifClaimType;
-  const ids = batch.records.map((r) => eobId(type, r.key));
-  const stored = await context.resources.versions('ExplanationOfBenefit', ids);
+async function storeClaims(context: RifContext, batch: PreparedBatch, layout: string): Promise<void> {
+  const stored = await context.resources.versions(
+    'ExplanationOfBenefit',
+    batch.claims.map((c) => c.id),
+  );
   const taken = new Set<string>();
-  const records: { record: RifRecord; id: string }[] = [];
-  batch.records.forEach((record, i) => {
-    const id = ids[i]!;
-    if (record.action === 'INSERT' && (stored.has(id) || taken.has(id))) {
-      context.load.skipped(record.lines.length);
-      return;
+  const claims = batch.claims.filter((claim) => {
+    if (claim.action === 'INSERT' && (stored.has(claim.id) || taken.has(claim.id))) {
+      context.load.skipped(claim.lines.length);
+      return false;
     }
-    taken.add(id);
-    records.push({ record, id });
+    taken.add(claim.id);
+    if (claim.refused !== undefined) {
+      const reasons = new Map([[claim.lines[0]!, claim.refused]]);
+      refuseRecord(context.load, batch.file, batch.type, claim, reasons);
+      return false;
+    }
+    return true;
   });
-  if (records.length === 0) return;
+  if (claims.length === 0) return;
 
-  // Each claim's NPIs, and the batch's, looked up in one read.
-  const columns = npiColumns(batch.columns);
+  // The batch's NPIs looked up in one read; each claim keeps the names of its own.
   const npis = new Set<string>();
-  const own = records.map(({ record }) => {
-    const found = new Set<string>();
-    collectNpis(record.rows, columns, found);
-    for (const npi of found) npis.add(npi);
-    return [...found];
-  });
+  for (const claim of claims) for (const npi of claim.keys!.npis) npis.add(npi);
   const lookups = await context.lookups(context.trx, npis);
 
   const rows: RifResourceRow[] = [];
   const replaced = new Set<string>();
-  for (const [i, { record, id }] of records.entries()) {
-    const claim = { type, rows: record.rows };
-    let facts;
-    try {
-      facts = claimSearchFacts(claim);
-      const made = bfdEobId(type, record.key);
-      if (made !== id) throw new Error(`the transform names it ${made}, not ${id}`);
-    } catch (error) {
-      const reason = `no ExplanationOfBenefit could be made of ${id}: ${errorMessage(error)}`;
-      refuseRecord(context.load, batch.file, batch.type, record, new Map([[record.lines[0]!, reason]]));
-      continue;
-    }
+  for (const claim of claims) {
     // One more than the stored version (a stored version that is no number counts as 1), as `fhir import`.
-    const before = stored.has(id) ? Number.parseInt(stored.get(id)!, 10) : 0;
-    const version = (Number.isSafeInteger(before) && before > 0 ? before : stored.has(id) ? 1 : 0) + 1;
-    if (stored.has(id)) replaced.add(`ExplanationOfBenefit/${id}`);
-    const source: ClaimSource = {
-      meta: { versionId: String(version) },
-      layout,
-      rows: record.cells as string[][],
-      names: claimNames(claim, own[i]!, lookups),
-    };
-    const row: RifResourceRow = {
+    const before = stored.has(claim.id) ? Number.parseInt(stored.get(claim.id)!, 10) : 0;
+    const version = (Number.isSafeInteger(before) && before > 0 ? before : stored.has(claim.id) ? 1 : 0) + 1;
+    if (stored.has(claim.id)) replaced.add(`ExplanationOfBenefit/${claim.id}`);
+    // The source's JSON (fhir/bfd/claim-source.ts ClaimSource), the cells as the thread serialised them.
+    const source =
+      `{"meta":{"versionId":${JSON.stringify(String(version))}},"layout":${JSON.stringify(layout)},` +
+      `"rows":${claim.cells},"names":${JSON.stringify(namesOf(claim.keys!, lookups))}}`;
+    const facts = claim.facts!;
+    rows.push({
       resourceType: 'ExplanationOfBenefit',
-      id,
-      patientId: record.beneId,
-      eobType: type,
+      id: claim.id,
+      patientId: claim.beneId,
+      eobType: batch.type,
       serviceDate: facts.serviceDate,
       lastUpdated: context.now,
       body: '',
-      source: JSON.stringify(source),
+      source,
       tokens: facts.tokens,
       dates: facts.dates,
       samhsa: facts.samhsa,
-    };
-    rows.push(row);
+    });
   }
   await context.resources.write(rows, replaced);
 }

@@ -4,7 +4,9 @@
  * and the institutional claims share most of their columns, so the header is matched against every type
  * and the one whose columns it names best wins.
  */
+import { open } from 'node:fs/promises';
 import type { RifRecordType } from '../../fhir/bfd/rif-record.js';
+import { CellError, splitCells } from './cells.js';
 import { RIF_COLUMNS } from './columns.js';
 
 /** The column that says whether a row inserts or updates its record (absent from MBI history files). */
@@ -44,4 +46,30 @@ export function recogniseHeader(header: readonly string[]): HeaderMatch {
   }
   if (!best || best.score < RECOGNISED) return { type: undefined, missing: [] };
   return { type: best.type, missing: [...best.columns].filter((c) => !names.has(c)) };
+}
+
+/**
+ * The record type a file's header names, read from its first line (at most 1 MB), or undefined when it names
+ * none or cannot be read as one: the load then reads the file itself and reports why.
+ */
+export async function fileRecordType(file: string): Promise<RifRecordType | undefined> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(1 << 20);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const text = buffer
+      .subarray(0, bytesRead)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
+    const end = text.indexOf('\n');
+    const line = (end === -1 ? text : text.slice(0, end)).replace(/\r$/, '');
+    try {
+      return recogniseHeader(splitCells(line)).type;
+    } catch (error) {
+      if (error instanceof CellError) return undefined;
+      throw error;
+    }
+  } finally {
+    await handle.close();
+  }
 }

@@ -11,9 +11,12 @@ import type { RifRecordType } from '../../fhir/bfd/rif-record.js';
 import { servedTransforms } from '../../fhir/bfd/transform.js';
 import type { IngestKind, KindLoad } from '../engine/kind.js';
 import { storeBeneficiaryBatch } from './beneficiaries.js';
+import { prepareBatch } from './claim-prepare.js';
+import { readClaimFileInThread } from './claim-thread.js';
 import { claimPipeline } from './claims.js';
+import { fileRecordType } from './header.js';
 import type { RifContext, RifTransforms } from './context.js';
-import { storedLookups, type BatchLookups } from './lookups.js';
+import { loadLookups, type BatchLookups } from './lookups.js';
 import { readRifBatches } from './records.js';
 import { resourceWriter } from './store.js';
 
@@ -70,7 +73,7 @@ async function loadRif(paths: string[], load: KindLoad, options: RifKindOptions)
     load,
     trx: writer.db,
     resources: resourceWriter(writer),
-    lookups: options.lookups ?? storedLookups,
+    lookups: options.lookups ?? loadLookups(),
     transforms: TRANSFORMS,
     now,
     created: new Date(now).toISOString(),
@@ -88,9 +91,16 @@ async function loadRif(paths: string[], load: KindLoad, options: RifKindOptions)
   const claims = claimPipeline(context);
   for (const file of await rifFiles(paths)) {
     load.reading(file);
+    // A claim file is read and prepared in a thread while this one stores (claim-thread.ts); the others
+    // here, in order.
+    const type = await fileRecordType(file);
+    if (type !== undefined && !BENEFICIARY_TYPES.has(type)) {
+      await readClaimFileInThread(file, load, (batch) => claims.add(batch));
+      continue;
+    }
     for await (const batch of readRifBatches(file, load)) {
       if (BENEFICIARY_TYPES.has(batch.type)) await storeBeneficiaryBatch(context, batch);
-      else await claims.add(batch);
+      else await claims.add(prepareBatch(batch));
     }
   }
 }

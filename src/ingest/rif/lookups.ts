@@ -67,3 +67,19 @@ export function lookupsOf(npis: ReadonlyMap<string, NpiRecord>): ClaimLookups {
 
 /** Names from the directories loaded in this database (an empty directory finds nothing). */
 export const storedLookups: BatchLookups = async (trx, npis) => lookupsOf(await readNpiRecords(trx, npis));
+
+/**
+ * `storedLookups` for one load, which remembers what it read: the directories do not change within the
+ * load's transaction, and a claim file names the same providers batch after batch.
+ */
+export function loadLookups(): BatchLookups {
+  const known = new Map<string, NpiRecord | undefined>();
+  return async (trx, npis) => {
+    const unread = new Set([...npis].filter((npi) => !known.has(npi)));
+    if (unread.size > 0) {
+      const found = await readNpiRecords(trx, unread);
+      for (const npi of unread) known.set(npi, found.get(npi));
+    }
+    return { npi: (npi) => known.get(npi), drugName: () => undefined, codeDescription: () => undefined };
+  };
+}
