@@ -4,13 +4,18 @@ import {
   type Insertable,
   type Kysely,
   type Selectable,
-  type SelectQueryBuilder,
   type Transaction,
 } from 'kysely';
 import { preparedQuery } from '../../storage/prepared.js';
+import {
+  PAGE_COLUMNS,
+  searchResources,
+  unfiltered,
+  type NextPage,
+  type ResourceQuery,
+  type SearchPage,
+} from './resource-search.js';
 import type { Database, FhirResourcesTable } from '../../storage/schema.js';
-import type { DayRangeMatch } from '../date-search.js';
-import type { TokenValue } from '../token-search.js';
 
 /** A resource as stored: its body plus the facts searches filter on. */
 export interface StoredResource {
@@ -308,7 +313,7 @@ async function readLayout(db: Kysely<Database>, id: string): Promise<readonly st
 }
 
 /** A row as read, with what a body made from its source needs. */
-type ReadRow = Pick<
+export type ReadRow = Pick<
   Selectable<FhirResourcesTable>,
   'resource_type' | 'id' | 'patient_id' | 'eob_type' | 'last_updated' | 'body' | 'source'
 >;
@@ -373,18 +378,7 @@ async function storeBodies(db: Kysely<Database>, rows: readonly ReadRow[]): Prom
   }
 }
 
-/** A search with no filter but its type and patient: its pages past the first use one prepared statement. */
-function unfiltered(q: ResourceQuery): boolean {
-  return (
-    q.lastUpdated.length === 0 &&
-    q.serviceDate.length === 0 &&
-    (q.eobTypes ?? []).length === 0 &&
-    (q.ids ?? []).length === 0 &&
-    (q.tokens ?? []).length === 0 &&
-    (q.dates ?? []).length === 0 &&
-    !q.excludeSamhsa
-  );
-}
+export type { ColumnInterval, PageSeek, ResourceQuery, SearchPage } from './resource-search.js';
 
 export function createFhirStore(db: Kysely<Database>, sources: SourceBodies) {
   const made = <R extends ReadRow>(rows: R[], taxNumbers?: boolean) =>
@@ -493,220 +487,10 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies) {
 
 export type FhirStore = ReturnType<typeof createFhirStore>;
 
-/**
- * Rows whose column value `v` has `from <= v < to` (an absent bound is open), or with `outside` the rows
- * with `v < from || v >= to`. Every FHIR search prefix comes down to one of these (fhir/date-search.ts).
- */
-export interface ColumnInterval<T> {
-  from?: T;
-  to?: T;
-  outside?: true;
-}
-
-/** Conditions of a search; all of them apply. */
-export interface ResourceQuery {
-  resourceType: string;
-  patientId: string;
-  /** Intervals of epoch milliseconds on the last update. */
-  lastUpdated: ColumnInterval<number>[];
-  eobTypes?: string[];
-  /** Intervals of `YYYY-MM-DD` text on the service date. */
-  serviceDate: ColumnInterval<string>[];
-  /** `_id`: each value's alternatives (any of them; every value applies). */
-  ids?: string[][];
-  /** Token searches kept in `fhir_search_tokens`: each value's alternatives (every value applies). */
-  tokens?: { param: string; alternatives: TokenValue[] }[];
-  /** Date searches kept in `fhir_search_dates`: a stored value of `param` must match (every one applies). */
-  dates?: { param: string; match: DayRangeMatch }[];
-  /** Leave out the resources marked SAMHSA-sensitive (`excludeSAMHSA=true`). */
-  excludeSamhsa?: boolean;
-  /** RIF claims with their lines' tax numbers (`IncludeTaxNumbers: true`). */
-  taxNumbers?: boolean;
-  /** Matches skipped before the page, in id order (`startIndex`); not used with `seek`. */
-  offset: number;
-  limit: number;
-  /** Where the page starts instead, found on the page index (docs/decisions.md#fhir-paging). */
-  seek?: PageSeek;
-  /** How many match, when the search's first page counted them already: not counted again. */
-  total?: number;
-}
-
-/**
- * A page right after (or before) the match with `id` in id order; without an id, from the first match (or
- * up to the last one).
- */
-export interface PageSeek {
-  direction: 'after' | 'before';
-  id?: string;
-}
-
-/** A page of matches in id order, how many match, and whether matches lie before and after the page. */
-export interface SearchPage {
-  total: number;
-  bodies: { id: string; body: string }[];
-  before: boolean;
-  after: boolean;
-}
-
 /** A resource named by a reference (`Organization/123`), as `_include` asks for them. */
 export interface ResourceRef {
   resourceType: string;
   id: string;
-}
-
-type Filter = SelectQueryBuilder<Database, 'fhir_resources', object>;
-
-/** The rows of `query` whose `column` lies in (or, `outside`, out of) the interval; values are bound. */
-function within(
-  query: Filter,
-  column: 'last_updated' | 'service_date',
-  { from, to, outside }: ColumnInterval<number | string>,
-): Filter {
-  const ref = sql.ref(column);
-  const below = from === undefined ? undefined : sql<boolean>`${ref} < ${from}`;
-  const atOrAbove = to === undefined ? undefined : sql<boolean>`${ref} >= ${to}`;
-  if (outside) {
-    const parts = [below, atOrAbove].filter((p) => p !== undefined);
-    return parts.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where((eb) => eb.or(parts));
-  }
-  let q = query;
-  if (from !== undefined) q = q.where(sql<boolean>`${ref} >= ${from}`);
-  if (to !== undefined) q = q.where(sql<boolean>`${ref} < ${to}`);
-  return q;
-}
-
-/**
- * The rows with a token of `param` matching one of the alternatives (FHIR R4 §3.1.1.5.5 token rules, as
- * token-search.ts reads them): `code` in any system, `system|code`, `|code` (no system), `system|`.
- */
-function withToken(query: Filter, param: string, alternatives: TokenValue[]): Filter {
-  return query.where(({ exists, selectFrom }) =>
-    exists(
-      selectFrom('fhir_search_tokens as t')
-        .select(sql.lit(1).as('one'))
-        .whereRef('t.resource_type', '=', 'fhir_resources.resource_type')
-        .whereRef('t.id', '=', 'fhir_resources.id')
-        .where('t.param', '=', param)
-        .where((eb) =>
-          eb.or(
-            alternatives.map(({ system, code }) =>
-              eb.and([
-                ...(system === undefined ? [] : [eb('t.system', '=', system ?? '')]),
-                ...(code === undefined ? [] : [eb('t.value', '=', code)]),
-              ]),
-            ),
-          ),
-        ),
-    ),
-  );
-}
-
-/** The rows with some stored day range of `param` that `match` accepts (fhir/date-search.ts). */
-function withDate(query: Filter, param: string, match: DayRangeMatch): Filter {
-  return query.where(({ exists, selectFrom }) =>
-    exists(
-      selectFrom('fhir_search_dates as d')
-        .select(sql.lit(1).as('one'))
-        .whereRef('d.resource_type', '=', 'fhir_resources.resource_type')
-        .whereRef('d.id', '=', 'fhir_resources.id')
-        .where('d.param', '=', param)
-        .where((eb) =>
-          eb.or(
-            match.map((group) =>
-              eb.and(
-                group.map(({ bound, op, day }) =>
-                  eb(bound === 'first' ? 'd.first_day' : 'd.last_day', op, day),
-                ),
-              ),
-            ),
-          ),
-        ),
-    ),
-  );
-}
-
-/** The columns a page reads: what a body made from its source needs. */
-const PAGE_COLUMNS = [
-  'resource_type',
-  'id',
-  'patient_id',
-  'eob_type',
-  'last_updated',
-  'body',
-  'source',
-] as const satisfies readonly (keyof ReadRow)[];
-
-/** The rows of `q`'s resource type and patient that every filter of `q` accepts. */
-function matching(db: Kysely<Database>, q: ResourceQuery): Filter {
-  let where: Filter = db
-    .selectFrom('fhir_resources')
-    .where('resource_type', '=', q.resourceType)
-    .where('patient_id', '=', q.patientId);
-  for (const interval of q.lastUpdated) where = within(where, 'last_updated', interval);
-  for (const interval of q.serviceDate) where = within(where, 'service_date', interval);
-  if (q.eobTypes && q.eobTypes.length > 0) where = where.where('eob_type', 'in', q.eobTypes);
-  for (const alternatives of q.ids ?? []) where = where.where('id', 'in', alternatives);
-  for (const { param, alternatives } of q.tokens ?? []) where = withToken(where, param, alternatives);
-  for (const { param, match } of q.dates ?? []) where = withDate(where, param, match);
-  if (q.excludeSamhsa) where = where.where('samhsa', '=', 0);
-  return where;
-}
-
-/**
- * A page of matching resources (in id order, bodies as stored) and how many match in all, in one statement:
- * the page reads one row past its end, which says whether more follow, and carries the count of the matches
- * (a subquery the database runs once) unless the caller knows it. A page that starts from a match's id
- * seeks on the page index (`resource_type, patient_id, id`) instead of skipping rows, so following the
- * links costs the same on the hundredth page as on the first, and a resource stored between two pages is
- * neither skipped nor served twice (docs/decisions.md#fhir-paging).
- */
-/** The rows (up to `limit` + 1) after the id `after` of a search with no filter, by a prepared statement. */
-type NextPage = (q: ResourceQuery, after: string) => Promise<ReadRow[]>;
-
-async function searchResources(
-  db: Kysely<Database>,
-  q: ResourceQuery,
-  nextPage?: NextPage,
-): Promise<Omit<SearchPage, 'bodies'> & { rows: ReadRow[] }> {
-  const where = matching(db, q);
-  const count = () => where.select((eb) => eb.fn.countAll<number | string>().as('n'));
-  const countAll = async () => Number((await count().executeTakeFirstOrThrow()).n);
-  if (q.limit === 0) return { total: q.total ?? (await countAll()), rows: [], before: false, after: false };
-  const { seek } = q;
-  const backward = seek?.direction === 'before';
-  let page = where.select(PAGE_COLUMNS);
-  if (seek?.id !== undefined) page = page.where('id', backward ? '<' : '>', seek.id);
-  if (!seek && q.offset > 0) {
-    // The skipped matches are walked by id alone (on the page index, without their rows where the
-    // filters allow), and only the page's rows are read: the database never carries the bodies of the
-    // rows it skips through a sort.
-    const ids = where
-      .select('id')
-      .orderBy('id')
-      .limit(q.limit + 1)
-      .offset(q.offset);
-    page = db
-      .selectFrom('fhir_resources')
-      .select(PAGE_COLUMNS)
-      .where('resource_type', '=', q.resourceType)
-      .where('id', 'in', ids);
-  }
-  page = page.orderBy('id', backward ? 'desc' : 'asc').limit(q.limit + 1);
-  const counted = q.total === undefined ? await page.select(count().as('total')).execute() : undefined;
-  const after = seek?.direction === 'after' ? seek.id : undefined;
-  const found: ReadRow[] =
-    counted ?? (nextPage && after !== undefined ? await nextPage(q, after) : await page.execute());
-  const total = q.total ?? (counted?.[0] ? Number(counted[0].total) : await countAll());
-  const more = found.length > q.limit;
-  const rows = found.slice(0, q.limit);
-  if (backward) rows.reverse();
-  const fromId = seek?.id !== undefined;
-  return {
-    total,
-    rows,
-    before: backward ? more : seek ? fromId : q.offset > 0 && total > 0,
-    after: backward ? fromId : more,
-  };
 }
 
 /** The rows of the resources `refs` name that exist, in no particular order (bodies as stored). */
