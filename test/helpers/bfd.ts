@@ -153,3 +153,25 @@ export async function servedBody(
 ): Promise<string | undefined> {
   return (await createFhirStore(db, rifClaimSources).findResource(type, id, { taxNumbers }))?.body;
 }
+
+/** BFD's sample claim files (test/fixtures/bfd/rif/): the `sample-a-*` ones, then the SAMHSA samples. */
+export const BFD_CLAIM_FILES: readonly (readonly [RifClaimType, string])[] = [
+  ['carrier', 'sample-a-bcarrier.txt'],
+  ['carrier', 'sample-a-bcarrier-multiple-lines.txt'],
+  ['dme', 'sample-a-dme.txt'],
+  ['hha', 'sample-a-hha.txt'],
+  ['hospice', 'sample-a-hospice.txt'],
+  ['inpatient', 'sample-a-inpatient.txt'],
+  ['inpatient', 'sample-a-inpatient-with-four-character-drg-code.txt'],
+  ['outpatient', 'sample-a-outpatient.txt'],
+  ['snf', 'sample-a-snf.txt'],
+  ['snf', 'sample-a-snf-with-four-character-drg-code.txt'],
+  ['pde', 'sample-a-pde.txt'],
+  ['carrier', 'samhsa/sample-a-carrier.txt'],
+  ['dme', 'samhsa/sample-a-dme.txt'],
+  ['hha', 'samhsa/sample-a-hha.txt'],
+  ['hospice', 'samhsa/sample-a-hospice.txt'],
+  ['inpatient', 'samhsa/sample-a-inpatient.txt'],
+  ['outpatient', 'samhsa/sample-a-outpatient.txt'],
+  ['snf', 'samhsa/sample-a-snf.txt'],
+];

@@ -23,34 +23,19 @@ import type { RifClaim, RifClaimType, TransformContext } from '../../../src/fhir
 import { isSamhsa } from '../../../src/fhir/bfd/samhsa.js';
 import { claimEob } from '../../../src/fhir/bfd/transform.js';
 import { checkClaimedProfiles } from '../../../src/fhir/profile-checks.js';
-import { bfdResponse, fhirDifferences, fixtureLookups, rifClaims, rifRows } from '../../helpers/bfd.js';
+import {
+  bfdResponse,
+  fhirDifferences,
+  fixtureLookups,
+  rifClaims,
+  rifRows,
+  BFD_CLAIM_FILES,
+} from '../../helpers/bfd.js';
 import { carinValidator, skipWithoutCarinPackage } from '../../helpers/carin-validator.js';
 
 const context: TransformContext = { lookups: fixtureLookups(), created: '2024-01-02T03:04:05.000Z' };
 const LAST_UPDATED = '2024-01-02T03:04:05.000Z';
 const skip = skipWithoutCarinPackage();
-
-/** BFD's sample claim files: the `sample-a-*` ones and the SAMHSA samples. */
-const CLAIM_FILES: readonly (readonly [RifClaimType, string])[] = [
-  ['carrier', 'sample-a-bcarrier.txt'],
-  ['carrier', 'sample-a-bcarrier-multiple-lines.txt'],
-  ['dme', 'sample-a-dme.txt'],
-  ['hha', 'sample-a-hha.txt'],
-  ['hospice', 'sample-a-hospice.txt'],
-  ['inpatient', 'sample-a-inpatient.txt'],
-  ['inpatient', 'sample-a-inpatient-with-four-character-drg-code.txt'],
-  ['outpatient', 'sample-a-outpatient.txt'],
-  ['snf', 'sample-a-snf.txt'],
-  ['snf', 'sample-a-snf-with-four-character-drg-code.txt'],
-  ['pde', 'sample-a-pde.txt'],
-  ['carrier', 'samhsa/sample-a-carrier.txt'],
-  ['dme', 'samhsa/sample-a-dme.txt'],
-  ['hha', 'samhsa/sample-a-hha.txt'],
-  ['hospice', 'samhsa/sample-a-hospice.txt'],
-  ['inpatient', 'samhsa/sample-a-inpatient.txt'],
-  ['outpatient', 'samhsa/sample-a-outpatient.txt'],
-  ['snf', 'samhsa/sample-a-snf.txt'],
-];
 
 function beneficiary() {
   const row = rifRows('sample-a-beneficiaries.txt')[0]!;
@@ -156,7 +141,7 @@ describe(
 
     // BFD's SAMHSA files hold some 600 claims each, one per listed code, alike but for that code: every
     // 12th of them is validated (Medplum takes about 0.1 s a claim), the codes themselves by the SAMHSA tests.
-    for (const [type, file] of CLAIM_FILES) {
+    for (const [type, file] of BFD_CLAIM_FILES) {
       const stride = file.startsWith('samhsa/') ? 12 : 1;
       test(`${stride === 1 ? 'every' : `every ${stride}th`} claim of ${file}`, () => {
         const claims = rifClaims(type, file).filter((_, i) => i % stride === 0);
@@ -500,7 +485,7 @@ describe('conformToCarin: the rules on claims the samples do not exercise', () =
 
 describe('conformToCarin: pure, idempotent, and leaves the SAMHSA and tax-number filters as they were', () => {
   const all = () =>
-    CLAIM_FILES.flatMap(([type, file]) => rifClaims(type, file).map((c) => claimEob(c, context)));
+    BFD_CLAIM_FILES.flatMap(([type, file]) => rifClaims(type, file).map((c) => claimEob(c, context)));
 
   test('the input is not changed, and conforming twice is conforming once', () => {
     const bene = beneficiary();

@@ -16,7 +16,7 @@ import { eobSearchFacts } from '../../../src/fhir/validate.js';
 import { RIF_COLUMNS } from '../../../src/ingest/rif/columns.js';
 import { syntheticRifRecords } from '../../../src/ingest/rif/synthetic/generate.js';
 import { valueCheck } from '../../../src/ingest/rif/values.js';
-import { fixtureLookups, rifClaims } from '../../helpers/bfd.js';
+import { fixtureLookups, rifClaims, BFD_CLAIM_FILES } from '../../helpers/bfd.js';
 
 // A RIF claim is stored as its rows and made into its resource at its first read: what its searches filter
 // on is computed at load from the rows (claimSearchFacts), and must be what the served resource says.
@@ -25,29 +25,8 @@ const CREATED = '2026-11-28T10:00:00.000Z';
 const context = { lookups: fixtureLookups(), created: CREATED };
 const served = (claim: RifClaim) => servedTransforms.claimEob(claim, context);
 
-const CLAIM_FILES: readonly (readonly [RifClaimType, string])[] = [
-  ['carrier', 'sample-a-bcarrier.txt'],
-  ['carrier', 'sample-a-bcarrier-multiple-lines.txt'],
-  ['dme', 'sample-a-dme.txt'],
-  ['hha', 'sample-a-hha.txt'],
-  ['hospice', 'sample-a-hospice.txt'],
-  ['inpatient', 'sample-a-inpatient.txt'],
-  ['inpatient', 'sample-a-inpatient-with-four-character-drg-code.txt'],
-  ['outpatient', 'sample-a-outpatient.txt'],
-  ['snf', 'sample-a-snf.txt'],
-  ['snf', 'sample-a-snf-with-four-character-drg-code.txt'],
-  ['pde', 'sample-a-pde.txt'],
-  ['carrier', 'samhsa/sample-a-carrier.txt'],
-  ['dme', 'samhsa/sample-a-dme.txt'],
-  ['hha', 'samhsa/sample-a-hha.txt'],
-  ['hospice', 'samhsa/sample-a-hospice.txt'],
-  ['inpatient', 'samhsa/sample-a-inpatient.txt'],
-  ['outpatient', 'samhsa/sample-a-outpatient.txt'],
-  ['snf', 'samhsa/sample-a-snf.txt'],
-];
-
 describe('claimSearchFacts: the facts of the served resource, from the rows', () => {
-  for (const [type, file] of CLAIM_FILES) {
+  for (const [type, file] of BFD_CLAIM_FILES) {
     test(`every claim of BFD's ${file}`, () => {
       const claims = rifClaims(type, file);
       assert.ok(claims.length > 0);
@@ -79,7 +58,7 @@ describe('claimSearchFacts: the facts of the served resource, from the rows', ()
   // Every column of each sample claim left empty, then set to a code BFD's SAMHSA rule withholds and to one
   // it cannot judge: a claim the load accepts (its value checks, then claimSearchFacts) is one the transform
   // makes, with the same facts; one it refuses is one the transform refuses too.
-  for (const [type, file] of CLAIM_FILES.filter(([, f]) => !f.startsWith('samhsa/'))) {
+  for (const [type, file] of BFD_CLAIM_FILES.filter(([, f]) => !f.startsWith('samhsa/'))) {
     test(`${file}: each column changed`, () => {
       const specs = RIF_COLUMNS[type];
       const columns = Object.keys(rifClaims(type, file)[0]!.rows[0]!);
@@ -134,7 +113,7 @@ describe('claimNames and claimBody: the resource made at the first read is the o
     return JSON.parse(made) as Record<string, unknown> & { meta: Record<string, unknown> };
   };
 
-  for (const [type, file] of CLAIM_FILES.filter(([, f]) => !f.startsWith('samhsa/'))) {
+  for (const [type, file] of BFD_CLAIM_FILES.filter(([, f]) => !f.startsWith('samhsa/'))) {
     test(`${file}: with the names kept at load, the served transform's resource, versioned`, () => {
       for (const claim of rifClaims(type, file)) {
         const columns = Object.keys(claim.rows[0]!);

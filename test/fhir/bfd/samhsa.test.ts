@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isSamhsa } from '../../../src/fhir/bfd/samhsa.js';
 import { claimEob } from '../../../src/fhir/bfd/transform.js';
-import type { RifClaimType } from '../../../src/fhir/bfd/rif-record.js';
-import { bfdResponse, fixtureLookups, rifClaims } from '../../helpers/bfd.js';
+import { bfdResponse, fixtureLookups, rifClaims, BFD_CLAIM_FILES } from '../../helpers/bfd.js';
 
 const context = { lookups: fixtureLookups(), created: '2026-11-28T00:00:00Z' };
 type Json = Record<string, unknown>;
@@ -16,15 +15,7 @@ describe('excludeSAMHSA: which claims are withheld', () => {
   });
 
   // BFD's SAMHSA sample files hold one claim per filterable code; BFD withholds every one of them.
-  const files: [RifClaimType, string][] = [
-    ['carrier', 'samhsa/sample-a-carrier.txt'],
-    ['dme', 'samhsa/sample-a-dme.txt'],
-    ['hha', 'samhsa/sample-a-hha.txt'],
-    ['hospice', 'samhsa/sample-a-hospice.txt'],
-    ['inpatient', 'samhsa/sample-a-inpatient.txt'],
-    ['outpatient', 'samhsa/sample-a-outpatient.txt'],
-    ['snf', 'samhsa/sample-a-snf.txt'],
-  ];
+  const files = BFD_CLAIM_FILES.filter(([, file]) => file.startsWith('samhsa/'));
   for (const [type, file] of files) {
     test(`every claim of BFD's SAMHSA sample ${type} file`, () => {
       const claims = rifClaims(type, file);
