@@ -13,13 +13,13 @@ import { SYNTHETIC_TAG } from '../directory.js';
 import { eobSearchFacts, type ResourceFacts } from '../validate.js';
 import { field, requiredField } from './ccw.js';
 import { SYSTEMS } from './carin.js';
-import { diagnosisConcept, extractDiagnoses, icdSystem, lineDiagnosis } from './diagnosis.js';
+import { type Diagnosis, diagnosisConcept, extractDiagnoses, icdSystem, lineDiagnosis } from './diagnosis.js';
 import { type Json, variableCoding, variableUrl } from './elements.js';
 import { claimIdentifier, eobStatus, eobType, longText, optionalDate, requiredDate } from './eob-header.js';
 import { inpatientProductOrService } from './inpatient.js';
 import { NO_LOOKUPS, type ClaimLookups, type NpiRecord } from './lookups.js';
 import { productNdc } from './npi-names.js';
-import { extractProcedures, procedureConcept } from './procedure.js';
+import { type Procedure, extractProcedures, procedureConcept } from './procedure.js';
 import { hcpcsProductOrService, withoutTaxNumbers } from './professional.js';
 import { rifDate, type RifClaim, type RifClaimType, type RifRow } from './rif-record.js';
 import { servedTransforms } from './transform.js';
@@ -89,8 +89,15 @@ export interface NameKeys {
   codes: [string, string][];
 }
 
-/** The names the transforms may ask for this claim (`npiColumns`: the header's NPI columns). */
-export function claimNameKeys(claim: RifClaim, npiColumns: readonly string[]): NameKeys {
+/**
+ * The names the transforms may ask for this claim (`npiColumns`: the header's NPI columns; `codes`: its
+ * diagnoses and procedures, when already read).
+ */
+export function claimNameKeys(
+  claim: RifClaim,
+  npiColumns: readonly string[],
+  codes: ClaimCodes = claimCodes(claim),
+): NameKeys {
   const npis = new Set<string>();
   collectNpis(claim.rows, npiColumns, npis);
   const products = new Set<string>();
@@ -100,18 +107,12 @@ export function claimNameKeys(claim: RifClaim, npiColumns: readonly string[]): N
       if (product !== undefined) products.add(product);
     }
   }
-  const [first] = claim.rows;
-  const found = first === undefined ? [] : [...extractDiagnoses(first), ...extractProcedures(first)];
-  for (const row of claim.rows) {
-    const line = lineDiagnosis(row);
-    if (line !== undefined) found.push(line);
-  }
-  const codes = new Map<string, [string, string]>();
-  for (const { code, version } of found) {
+  const bySystem = new Map<string, [string, string]>();
+  for (const { code, version } of [...codes.diagnoses, ...codes.procedures]) {
     const system = icdSystem(version);
-    codes.set(`${system}|${code}`, [system, code]);
+    bySystem.set(`${system}|${code}`, [system, code]);
   }
-  return { npis: [...npis], products: [...products], codes: [...codes.values()] };
+  return { npis: [...npis], products: [...products], codes: [...bySystem.values()] };
 }
 
 /** What `lookups` finds of `keys`: only the names found are kept. */
@@ -130,14 +131,6 @@ export function namesOf(keys: NameKeys, lookups: ClaimLookups): ClaimNames {
     if (description !== undefined) (names.code ??= {})[`${system}|${code}`] = description;
   }
   return names;
-}
-
-/**
- * The names the transforms may ask of `lookups` for this claim, those found: its NPIs (`npis`), its drugs'
- * product NDCs and its diagnosis and procedure codes in the systems their version codes name.
- */
-export function claimNames(claim: RifClaim, npis: readonly string[], lookups: ClaimLookups): ClaimNames {
-  return namesOf({ ...claimNameKeys(claim, []), npis: [...npis] }, lookups);
 }
 
 /** Lookups answering from the names stored with a claim. */
@@ -161,6 +154,30 @@ export function rowsOf(columns: readonly string[], cells: readonly (readonly str
 
 /** The types whose EOB lists ICD procedures and, for inpatient and SNF stays, the DRG. */
 const WITH_PROCEDURES = new Set<RifClaimType>(['inpatient', 'outpatient', 'snf']);
+/** The types whose lines carry a diagnosis of their own. */
+const WITH_LINE_DIAGNOSES = new Set<RifClaimType>(['carrier', 'dme']);
+
+/** A claim's ICD codes as its transform reads them. */
+export interface ClaimCodes {
+  /** The claim's diagnoses, then each line's own (carrier and DME), in order. */
+  diagnoses: Diagnosis[];
+  /** Its ICD procedures (inpatient, outpatient, SNF). */
+  procedures: Procedure[];
+}
+
+/** Reads a claim's diagnoses and procedures once, for its search values and its names. */
+export function claimCodes(claim: RifClaim): ClaimCodes {
+  const [first] = claim.rows;
+  if (first === undefined || claim.type === 'pde') return { diagnoses: [], procedures: [] };
+  const diagnoses = extractDiagnoses(first);
+  if (WITH_LINE_DIAGNOSES.has(claim.type)) {
+    for (const line of claim.rows) {
+      const own = lineDiagnosis(line);
+      if (own !== undefined) diagnoses.push(own);
+    }
+  }
+  return { diagnoses, procedures: WITH_PROCEDURES.has(claim.type) ? extractProcedures(first) : [] };
+}
 const WITH_DRG = new Set<RifClaimType>(['inpatient', 'snf']);
 /** The types whose lines are dated by their revenue-centre date. */
 const REVENUE_DATED = new Set<RifClaimType>(['hha', 'hospice', 'outpatient']);
@@ -178,7 +195,7 @@ function lineStart(type: RifClaimType, line: RifRow): string | undefined {
  * and each line's code and first service day. A Part D event is one row and its transform is short: it is
  * made whole, which checks it as its read will.
  */
-function searchSkeleton(claim: RifClaim): Json {
+function searchSkeleton(claim: RifClaim, codes: ClaimCodes): Json {
   const { type, rows } = claim;
   if (type === 'pde') return servedTransforms.claimEob(claim, { lookups: NO_LOOKUPS, created: '' });
   const first = rows[0];
@@ -195,15 +212,9 @@ function searchSkeleton(claim: RifClaim): Json {
   };
   const start = optionalDate(first, 'CLM_FROM_DT');
   if (start !== undefined) eob.billablePeriod = { start, end: requiredDate(first, 'CLM_THRU_DT') };
-  const diagnoses = extractDiagnoses(first);
-  const procedures = WITH_PROCEDURES.has(type) ? extractProcedures(first) : [];
   const drg = WITH_DRG.has(type) ? field(first, 'CLM_DRG_CD') : undefined;
   if (drg !== undefined) eob.supportingInfo = [{ code: { coding: [variableCoding('CLM_DRG_CD', drg)] } }];
   eob.item = rows.map((line) => {
-    if (type === 'carrier' || type === 'dme') {
-      const own = lineDiagnosis(line);
-      if (own !== undefined) diagnoses.push(own);
-    }
     const item: Json = {
       productOrService:
         type === 'inpatient'
@@ -214,8 +225,12 @@ function searchSkeleton(claim: RifClaim): Json {
     if (day !== undefined) item.servicedDate = day;
     return item;
   });
-  eob.diagnosis = diagnoses.map((d) => ({ diagnosisCodeableConcept: diagnosisConcept(d, NO_LOOKUPS) }));
-  eob.procedure = procedures.map((p) => ({ procedureCodeableConcept: procedureConcept(p, NO_LOOKUPS) }));
+  eob.diagnosis = codes.diagnoses.map((d) => ({
+    diagnosisCodeableConcept: diagnosisConcept(d, NO_LOOKUPS),
+  }));
+  eob.procedure = codes.procedures.map((p) => ({
+    procedureCodeableConcept: procedureConcept(p, NO_LOOKUPS),
+  }));
   return eob;
 }
 
@@ -225,8 +240,9 @@ function searchSkeleton(claim: RifClaim): Json {
  */
 export function claimSearchFacts(
   claim: RifClaim,
+  codes: ClaimCodes = claimCodes(claim),
 ): Pick<ResourceFacts, 'serviceDate' | 'tokens' | 'dates' | 'samhsa'> {
-  return eobSearchFacts(searchSkeleton(claim));
+  return eobSearchFacts(searchSkeleton(claim, codes));
 }
 
 /** A stored claim as the store hands it over to be made into its resource. */

@@ -3,7 +3,13 @@
  * why no resource can be made of it), the names it may need looked up and its cells as the JSON its source
  * keeps (docs/claims-rif.md#storage). Pure, so it runs in the claim file's thread (claim-thread.ts).
  */
-import { claimNameKeys, claimSearchFacts, npiColumns, type NameKeys } from '../../fhir/bfd/claim-source.js';
+import {
+  claimCodes,
+  claimNameKeys,
+  claimSearchFacts,
+  npiColumns,
+  type NameKeys,
+} from '../../fhir/bfd/claim-source.js';
 import { eobId as bfdEobId } from '../../fhir/bfd/eob-header.js';
 import type { RifClaimType } from '../../fhir/bfd/rif-record.js';
 import type { ResourceFacts } from '../../fhir/validate.js';
@@ -50,10 +56,11 @@ export function prepareBatch(batch: RifBatch): PreparedBatch {
     };
     const claim = { type, rows: record.rows };
     try {
-      const facts = claimSearchFacts(claim);
+      const codes = claimCodes(claim);
+      const facts = claimSearchFacts(claim, codes);
       const made = bfdEobId(type, record.key);
       if (made !== id) throw new Error(`the transform names it ${made}, not ${id}`);
-      return { ...base, facts, keys: claimNameKeys(claim, npis) };
+      return { ...base, facts, keys: claimNameKeys(claim, npis, codes) };
     } catch (error) {
       return { ...base, refused: `no ExplanationOfBenefit could be made of ${id}: ${errorMessage(error)}` };
     }

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   claimBody,
-  claimNames,
+  claimNameKeys,
+  namesOf,
   claimSearchFacts,
   collectNpis,
   npiColumns,
@@ -88,7 +89,7 @@ describe('claimSearchFacts: the facts of the served resource, from the rows', ()
   }
 });
 
-describe('claimNames and claimBody: the resource made at the first read is the one the load would make', () => {
+describe('claimNameKeys, namesOf and claimBody: the resource made at the first read is the one the load would make', () => {
   const body = (claim: RifClaim, taxNumbers = false, lookups = fixtureLookups()) => {
     const npis = new Set<string>();
     collectNpis(claim.rows, npiColumns(Object.keys(claim.rows[0]!)), npis);
@@ -104,7 +105,7 @@ describe('claimNames and claimBody: the resource made at the first read is the o
           meta: { versionId: '3' },
           layout: 'x',
           rows: cells,
-          names: claimNames(claim, [...npis], lookups),
+          names: namesOf({ ...claimNameKeys(claim, []), npis: [...npis] }, lookups),
         },
       },
       columns,
@@ -135,7 +136,7 @@ describe('claimNames and claimBody: the resource made at the first read is the o
     const npis = new Set<string>(['0000000000']);
     collectNpis(claim!.rows, npiColumns(Object.keys(claim!.rows[0]!)), npis);
     const lookups = fixtureLookups();
-    const names = claimNames(claim!, [...npis], lookups);
+    const names = namesOf({ ...claimNameKeys(claim!, []), npis: [...npis] }, lookups);
     const found = [...npis].filter((n) => lookups.npi(n) !== undefined);
     assert.ok(found.length > 0);
     assert.deepEqual(Object.keys(names.npi ?? {}).sort(), found.sort());
