@@ -170,6 +170,12 @@ export interface Stampable {
   resource: Versionable;
 }
 
+/** A stored `meta.versionId` as a number: one that is no positive whole number counts as 1. */
+export function storedVersionNumber(version: string): number {
+  const number = Number.parseInt(version, 10);
+  return Number.isSafeInteger(number) && number > 0 ? number : 1;
+}
+
 /**
  * The batch as stored rows: each body with `meta.lastUpdated` (the import time) and `meta.versionId` (one
  * more than the stored or earlier-in-this-import version, else "1"). `storedVersions` reads the stored
@@ -194,8 +200,7 @@ export async function stampResources(
   }
   for (const [type, ids] of unseen) {
     for (const [id, version] of await storedVersions(type, ids)) {
-      const number = Number.parseInt(version, 10);
-      versions.set(`${type}/${id}`, Number.isSafeInteger(number) && number > 0 ? number : 1);
+      versions.set(`${type}/${id}`, storedVersionNumber(version));
     }
   }
   const rows = new Map<string, ResourceRow>();

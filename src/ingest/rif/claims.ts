@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { namesOf } from '../../fhir/bfd/claim-source.js';
+import { storedVersionNumber } from '../fhir.js';
 import type { RifContext } from './context.js';
 import type { PreparedBatch } from './claim-prepare.js';
 import { refuseRecord } from './records.js';
@@ -76,9 +77,9 @@ async function storeClaims(context: RifContext, batch: PreparedBatch, layout: st
   const rows: RifResourceRow[] = [];
   const replaced = new Set<string>();
   for (const claim of claims) {
-    // One more than the stored version (a stored version that is no number counts as 1), as `fhir import`.
-    const before = stored.has(claim.id) ? Number.parseInt(stored.get(claim.id)!, 10) : 0;
-    const version = (Number.isSafeInteger(before) && before > 0 ? before : stored.has(claim.id) ? 1 : 0) + 1;
+    // One more than the stored version, as `fhir import` numbers them.
+    const storedVersion = stored.get(claim.id);
+    const version = (storedVersion === undefined ? 0 : storedVersionNumber(storedVersion)) + 1;
     if (stored.has(claim.id)) replaced.add(`ExplanationOfBenefit/${claim.id}`);
     // The source's JSON (fhir/bfd/claim-source.ts ClaimSource), the cells as the thread serialised them.
     const source =

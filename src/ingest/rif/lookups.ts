@@ -73,13 +73,15 @@ export const storedLookups: BatchLookups = async (trx, npis) => lookupsOf(await 
  * load's transaction, and a claim file names the same providers batch after batch.
  */
 export function loadLookups(): BatchLookups {
-  const known = new Map<string, NpiRecord | undefined>();
+  const asked = new Set<string>();
+  const found = new Map<string, NpiRecord>();
+  const lookups = lookupsOf(found);
   return async (trx, npis) => {
-    const unread = new Set([...npis].filter((npi) => !known.has(npi)));
+    const unread = new Set([...npis].filter((npi) => !asked.has(npi)));
     if (unread.size > 0) {
-      const found = await readNpiRecords(trx, unread);
-      for (const npi of unread) known.set(npi, found.get(npi));
+      for (const [npi, record] of await readNpiRecords(trx, unread)) found.set(npi, record);
+      for (const npi of unread) asked.add(npi);
     }
-    return { npi: (npi) => known.get(npi), drugName: () => undefined, codeDescription: () => undefined };
+    return lookups;
   };
 }
