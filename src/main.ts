@@ -21,6 +21,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   'sample-market': async () => (await import('./commands/sample-market.js')).registerSampleMarketCommands,
   export: async () => (await import('./commands/export.js')).registerExportCommands,
   'try-flow': async () => (await import('./commands/try-flow.js')).registerTryFlowCommand,
+  'sandbox-template': async () =>
+    (await import('./commands/sandbox-template.js')).registerSandboxTemplateCommand,
 };
 
 const program = new Command('openenroll')

@@ -13,10 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import type { IngestSummary } from '../src/ingest/engine/report.js';
 import { nppesCsv, registryRecords } from './helpers/npi-fixture.js';
 import { freePort, repoRoot, spawnServer, stopServer, waitHealthy } from './helpers/processes.js';
-import { createTestDatabase, redisEnv, type TestDatabase } from './helpers/service.js';
+import { createTestDatabase, onPostgres, redisEnv, type TestDatabase } from './helpers/service.js';
 import { skipWithoutSharedData } from './helpers/shared-data.js';
 
 const run = promisify(execFile);
@@ -97,6 +98,115 @@ describe('the compiled CLI (dist/, as npm ci builds it)', () => {
     },
   );
 });
+
+/**
+ * What differs between two sandbox databases prepared from the same settings: when they were made, and the
+ * values drawn at random for each (enrollee ids, password salts). Everything else must be equal.
+ */
+const PER_START: Record<string, string[]> = {
+  api_keys: ['created_at'],
+  bulk_documents: ['built_at', 'build_ms', 'version'],
+  enrollees: ['id', 'password_hash', 'created_at'],
+  fhir_resources: ['last_updated'],
+  kysely_migration: ['timestamp'],
+  plan_datasets: ['loaded_at', 'duration_ms'],
+  rif_beneficiaries: ['loaded_at'],
+  rif_beneficiary_history: ['loaded_at'],
+};
+
+/** Every table's rows (without the per-start columns), in a stable order; resource bodies without `lastUpdated`. */
+function contents(file: string): Map<string, string> {
+  const db = new Database(file, { readonly: true });
+  try {
+    const tables = db
+      .prepare("select name from sqlite_master where type = 'table' order by name")
+      .pluck()
+      .all() as string[];
+    const result = new Map<string, string>();
+    for (const table of tables) {
+      const columns = (db.prepare(`pragma table_info(${table})`).all() as { name: string }[])
+        .map((c) => c.name)
+        .filter((name) => !(PER_START[table] ?? []).includes(name));
+      const rows = db
+        .prepare(
+          `select ${columns.join(', ')} from ${table} order by ${columns.map((_, i) => i + 1).join(', ')}`,
+        )
+        .raw()
+        .all();
+      result.set(
+        table,
+        JSON.stringify(rows, (_key, value: unknown) =>
+          typeof value === 'string' ? value.replace(/"lastUpdated":"[^"]*"/g, '"lastUpdated":…') : value,
+        ),
+      );
+    }
+    return result;
+  } finally {
+    db.close();
+  }
+}
+
+describe(
+  "serve from dist/ on a new SQLite file starts from the build's sandbox template",
+  { skip: onPostgres && 'the template is for SQLite files' },
+  () => {
+    let work: string;
+    before(() => (work = mkdtempSync(join(tmpdir(), 'openenroll-template-'))));
+    after(() => rmSync(work, { recursive: true, force: true }));
+
+    const start = async (file: string) => {
+      const server = spawnServer(
+        'dist service',
+        await freePort(),
+        { DATABASE_URL: `sqlite:${file}`, LOG_LEVEL: 'info', LOG_FORMAT: 'json', SANDBOX_ENROLLEES: '100' },
+        'dist/main.js',
+      );
+      try {
+        await waitHealthy(server, 120_000);
+        const search = await fetch(
+          `${server.url}/api/v1/plans/search?apikey=d687412e7b53146b2631dc01974ad0a4`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              household: {
+                income: 52_000,
+                people: [{ age: 40, aptc_eligible: true, gender: 'Female', uses_tobacco: false }],
+              },
+              market: 'Individual',
+              place: { countyfips: '48091', state: 'TX', zipcode: '78130' },
+              year: new Date().getUTCFullYear(),
+            }),
+          },
+        );
+        assert.equal(search.status, 200);
+        const body = (await search.json()) as { total: number };
+        assert.ok(body.total > 0);
+        return { log: server.output.join(''), total: body.total };
+      } finally {
+        await stopServer(server);
+      }
+    };
+
+    test('with the same data as a start that generates it', async () => {
+      const copied = join(work, 'copied', 'sandbox.db');
+      const fromTemplate = await start(copied);
+      assert.match(fromTemplate.log, /"event":"sandbox_template"/);
+      // An existing (empty) file is not replaced: this start generates the data.
+      const generated = join(work, 'generated.db');
+      writeFileSync(generated, '');
+      const fromGenerator = await start(generated);
+      assert.doesNotMatch(fromGenerator.log, /"event":"sandbox_template"/);
+      assert.equal(fromTemplate.total, fromGenerator.total);
+
+      const expected = contents(generated);
+      const actual = contents(copied);
+      assert.deepEqual([...actual.keys()], [...expected.keys()]);
+      for (const [table, rows] of expected) assert.equal(actual.get(table), rows, `table ${table}`);
+      assert.ok(expected.get('fhir_resources')!.length > 1000);
+    });
+  },
+);
 
 describe('bin/openenroll.js chooses dist/ only when it is as new as src/', () => {
   let tree: string;

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
 import { createLogger } from '../shared/logger.js';
 import type { Service } from '../server.js';
+import { copySandboxTemplate } from './sandbox-template.js';
 
 /**
  * The plan-API test key CMS prints in its API document, which this README publishes too: the only key a
@@ -77,6 +78,17 @@ export function registerServeCommands(program: Command): void {
     .action(async () => {
       const config = loadConfig();
       const logger = createLogger(config.logLevel, undefined, config.logFormat);
+      // A new SQLite sandbox database starts as a copy of the build's template when it was made for these
+      // settings; otherwise buildService generates the data (docs/startup.md#sandbox-template).
+      const template = copySandboxTemplate(config, Date.now());
+      if ('copied' in template) {
+        logger.info(
+          { event: 'sandbox_template', database: template.copied },
+          "new database: a copy of the build's sandbox template",
+        );
+      } else {
+        logger.debug({ event: 'sandbox_template', skipped: template.skipped }, 'sandbox template not used');
+      }
       // Loaded here, not at the top: every other command starts without importing the whole service.
       const { buildService } = await import('../server.js');
       const service = await buildService(config, logger);
