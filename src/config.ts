@@ -67,6 +67,11 @@ export interface Config {
   readonly pplAmaLicense: AmaLicensePolicy;
   /** PostgreSQL: connections in the pool of each instance. */
   readonly dbPoolSize: number;
+  /**
+   * PostgreSQL: `async` — refresh rotations and code exchanges commit without waiting for the WAL flush,
+   * on connections of their own (docs/decisions.md#token-commits); `flush` — they wait like every write.
+   */
+  readonly dbTokenCommit: 'async' | 'flush';
   /** PostgreSQL: how long a request waits for a connection before it is answered 503. */
   readonly dbConnectTimeoutMs: number;
   /** PostgreSQL: how long one statement may wait for its answer (0: no limit) before it is answered 503. */
@@ -363,6 +368,7 @@ export function loadConfig(env: Env = process.env): Config {
     bulkDataUrl: optionalUrl(env, 'BULK_DATA_URL'),
     pplAmaLicense: amaLicense(env),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
+    dbTokenCommit: oneOf(env, 'DB_TOKEN_COMMIT', ['async', 'flush'], 'async'),
     dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 600_000),
     dbQueryTimeoutMs: integer(env, 'DB_QUERY_TIMEOUT_MS', 10_000, 0, 3_600_000),
     redisCommandTimeoutMs: integer(env, 'REDIS_COMMAND_TIMEOUT_MS', 500, 10, 60_000),

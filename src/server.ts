@@ -149,7 +149,7 @@ export function authDeps(
     identities: createIdentityStore(storage.db),
     idpRequests: createIdpRequestStore(storage.db),
     identityProvider: config.idp && createIdentityProvider(config.idp, config.publicUrl),
-    tokens: createTokenStore(storage.db, storage.dialect),
+    tokens: createTokenStore(storage.db, storage.dialect, storage.tokenDb),
     signingKeys: createSigningKeyStore(storage.db),
     patients: createPatientPort(createFhirStore(storage.db, rifClaimSources)),
     connectedApps: createConnectedAppStore(storage.db),
@@ -384,6 +384,7 @@ export async function buildService(
       poolSize: config.dbPoolSize,
       connectTimeoutMs: config.dbConnectTimeoutMs,
       queryTimeoutMs: config.dbQueryTimeoutMs,
+      tokenCommit: config.dbTokenCommit,
     }));
   await migrate(storage);
   const database = createAvailability('database', {

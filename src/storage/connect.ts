@@ -25,6 +25,13 @@ import { statementName } from './prepared.js';
 
 export interface Storage {
   readonly db: Kysely<Database>;
+  /**
+   * What token rotations and code exchanges write through. On PostgreSQL, unless `tokenCommit` is
+   * `'flush'`, a pool of its own whose commits do not wait for the WAL flush (`synchronous_commit = off`:
+   * durable a fraction of a second later, visible to every instance at once), as SQLite's WAL commits
+   * everything here (docs/decisions.md#token-commits). Elsewhere, `db`.
+   */
+  readonly tokenDb: Kysely<Database>;
   readonly dialect: DialectCapabilities;
   /** PostgreSQL: the schema the tables live in (the connection's `current_schema()`). */
   readonly schema?: string;
@@ -65,10 +72,16 @@ export interface ConnectOptions {
    */
   queryTimeoutMs?: number;
   /**
-   * Told the SQL text of every statement the handle sends, `begin` and `commit` included: one call per
-   * round trip to PostgreSQL (tests count them per request path, test/storage/round-trips.test.ts).
+   * PostgreSQL only: whether token rotations and code exchanges commit without waiting for the WAL flush
+   * (`'async'`, the default) or as every other write does (`'flush'`); see `Storage.tokenDb`.
    */
-  onStatement?: (sql: string) => void;
+  tokenCommit?: 'async' | 'flush';
+  /**
+   * Told the SQL text of every statement the handle sends, `begin` and `commit` included: one call per
+   * round trip to PostgreSQL (tests count them per request path, test/storage/round-trips.test.ts), and
+   * which handle sent it (`tokens`: `Storage.tokenDb` where it is a pool of its own).
+   */
+  onStatement?: (sql: string, handle: 'db' | 'tokens') => void;
 }
 
 // int8 (count(*), bigint columns) arrives as text from pg; our bigints are epoch milliseconds, well inside 2^53.
@@ -81,9 +94,9 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
 }
 
 /** Kysely's log hook, when somebody listens to the statements. */
-function statementLog(options: ConnectOptions): Pick<KyselyConfig, 'log'> {
+function statementLog(options: ConnectOptions, handle: 'db' | 'tokens' = 'db'): Pick<KyselyConfig, 'log'> {
   const listener = options.onStatement;
-  return listener ? { log: (event) => listener(event.query.sql) } : {};
+  return listener ? { log: (event) => listener(event.query.sql, handle) } : {};
 }
 
 function connectSqlite(path: string, options: ConnectOptions): Storage {
@@ -107,6 +120,7 @@ function connectSqlite(path: string, options: ConnectOptions): Storage {
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   return {
     db,
+    tokenDb: db,
     dialect: capabilitiesOf('sqlite'),
     changeCounter: () => dataVersion.get() as number,
     close: () => db.destroy(),
@@ -202,34 +216,71 @@ async function connectPostgres(url: string, options: ConnectOptions): Promise<St
       await admin.end();
     }
   }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolSize ?? 10,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
-    ...(options.queryTimeoutMs
-      ? {
-          statement_timeout: options.queryTimeoutMs,
-          query_timeout: options.queryTimeoutMs + STALL_GRACE_MS,
-        }
-      : {}),
-    keepAlive: true,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
+  const settings = schema ? [`-c search_path=${schema}`] : [];
+  const poolOf = (extra: string[]) => {
+    return new pg.Pool({
+      ...withStartupSettings(url, [...settings, ...extra]),
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      ...(options.queryTimeoutMs
+        ? {
+            statement_timeout: options.queryTimeoutMs,
+            query_timeout: options.queryTimeoutMs + STALL_GRACE_MS,
+          }
+        : {}),
+      keepAlive: true,
+    });
+  };
   const listeners = new Set<(error: Error) => void>();
-  guardConnections(pool, (error) => {
-    for (const listener of listeners) listener(error);
-  });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...statementLog(options) });
+  const kyselyOf = (pool: pg.Pool, handle: 'db' | 'tokens') => {
+    guardConnections(pool, (error) => {
+      for (const listener of listeners) listener(error);
+    });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...statementLog(options, handle) });
+  };
+  const pool = poolOf([]);
+  const db = kyselyOf(pool, 'db');
+  // A setting given when the connection starts: no statement per request. The pool opens its connections
+  // only when token writes need them.
+  const tokenDb =
+    options.tokenCommit === 'flush' ? db : kyselyOf(poolOf(['-c synchronous_commit=off']), 'tokens');
   const { rows } = await pool.query<{ schema: string }>('select current_schema() as schema');
   const current = rows[0]?.schema ?? 'public';
   return {
     db,
+    tokenDb,
     dialect: capabilitiesOf('postgres'),
     schema: current,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     onConnectionError: (listener) => listeners.add(listener),
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      if (tokenDb !== db) await tokenDb.destroy();
+    },
   };
+}
+
+/**
+ * The pool's connection string and startup `options` (`-c name=value` settings the server applies for the
+ * connection's life): ours after any the URL gives. node-postgres lets a URL's `options` replace the
+ * configured ones, so those are moved out of the URL and put first (a later setting wins).
+ */
+export function withStartupSettings(
+  url: string,
+  settings: string[],
+): { connectionString: string; options?: string } {
+  if (settings.length === 0) return { connectionString: url };
+  let given: string | null = null;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+    given = parsed.searchParams.get('options');
+  } catch {
+    // Not a URL node's parser reads (a libpq key=value string): pg reads no options from it either.
+  }
+  if (given === null || !parsed) return { connectionString: url, options: settings.join(' ') };
+  parsed.searchParams.delete('options');
+  return { connectionString: parsed.toString(), options: [given, ...settings].join(' ') };
 }
 
 type PgClient = pg.PoolClient & { connection?: { stream?: { destroy(): void } } };

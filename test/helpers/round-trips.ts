@@ -4,9 +4,12 @@ import { createTestDatabase, startService, type RunningService, type TestDatabas
 export interface CountingService extends RunningService {
   /**
    * Runs `call` and returns what it gave with the SQL text of every statement the service sent to its
-   * database meanwhile, `begin` and `commit` included (on PostgreSQL, one round trip each).
+   * database meanwhile, `begin` and `commit` included (on PostgreSQL, one round trip each), and the handle
+   * each went through (`tokens`: the token writes' own pool, storage/connect.ts `Storage.tokenDb`).
    */
-  statementsDuring<T>(call: () => Promise<T>): Promise<{ result: T; statements: string[] }>;
+  statementsDuring<T>(
+    call: () => Promise<T>,
+  ): Promise<{ result: T; statements: string[]; handles: ('db' | 'tokens')[] }>;
 }
 
 /**
@@ -15,13 +18,17 @@ export interface CountingService extends RunningService {
  */
 export async function startCountingService(env: Record<string, string> = {}): Promise<CountingService> {
   const noted: string[] = [];
+  const handles: ('db' | 'tokens')[] = [];
   const isolated = createTestDatabase();
   const database: TestDatabase = {
     ...isolated,
     open: () =>
       connect(isolated.url, {
         ...(isolated.schema === undefined ? {} : { schema: isolated.schema }),
-        onStatement: (sql) => noted.push(sql),
+        onStatement: (sql, handle) => {
+          noted.push(sql);
+          handles.push(handle);
+        },
       }),
   };
   const running = await startService(env, 0, database);
@@ -30,7 +37,7 @@ export async function startCountingService(env: Record<string, string> = {}): Pr
     async statementsDuring(call) {
       const from = noted.length;
       const result = await call();
-      return { result, statements: noted.slice(from) };
+      return { result, statements: noted.slice(from), handles: handles.slice(from) };
     },
   };
 }

@@ -22,12 +22,14 @@ describe('statements per request on the hot paths', () => {
     const app = await createTestApp(running);
     let tokens = await issueTokens(running, app, { enrollee: 1 });
     for (let i = 0; i < 3; i++) {
-      const { result, statements } = await running.statementsDuring(() =>
+      const { result, statements, handles } = await running.statementsDuring(() =>
         refresh(running.url, app, tokens.refresh_token),
       );
       assert.equal(result.status, 200, result.text);
       tokens = result.body as TokenBody;
       assert.deepEqual(statements.length, 1, statements.join('\n'));
+      // PostgreSQL: through the token writes' pool, which commits without waiting for the WAL flush.
+      assert.deepEqual(handles, [onPostgres ? 'tokens' : 'db']);
     }
   });
 
@@ -38,7 +40,9 @@ describe('statements per request on the hot paths', () => {
     const first = await issueTokens(running, app, { enrollee: 2 });
     const flow = await consent(running, app, { enrollee: 2 });
     assert.equal((await refresh(running.url, app, first.refresh_token)).status, 200);
-    const { result, statements } = await running.statementsDuring(() => exchange(running.url, app, flow));
+    const { result, statements, handles } = await running.statementsDuring(() =>
+      exchange(running.url, app, flow),
+    );
     assert.equal(result.status, 200, result.text);
     assert.ok((result.body as TokenBody).id_token, 'the scope holds openid: an ID token was signed');
     // The client's row, then the code with its enrollee and grant; then the grant locked and the code spent,
@@ -51,6 +55,11 @@ describe('statements per request on the hot paths', () => {
       statements.map((s) => s.split(/\s+/)[0]!.toLowerCase()),
       expected,
       statements.join('\n'),
+    );
+    // The reads through the main pool; the transaction that redeems the code through the token writes' one.
+    assert.deepEqual(
+      handles,
+      onPostgres ? ['db', 'db', 'tokens', 'tokens', 'tokens', 'tokens'] : expected.map(() => 'db'),
     );
   });
 

@@ -11,8 +11,12 @@ import {
   setGrantExpiry,
 } from './token-writes.js';
 
-/** Authorization codes: looked up and redeemed once. */
-export function createCodeStore(db: Kysely<Database>, dialect: DialectCapabilities) {
+/** Authorization codes: looked up and redeemed once; redeemed through `tokenDb` (tokens.ts). */
+export function createCodeStore(
+  db: Kysely<Database>,
+  dialect: DialectCapabilities,
+  tokenDb: Kysely<Database> = db,
+) {
   return {
     /** A code with its enrollee's patient id and its pair's grant, in one read. */
     async findCode(codeHash: string): Promise<CodeContext | undefined> {
@@ -72,7 +76,7 @@ export function createCodeStore(db: Kysely<Database>, dialect: DialectCapabiliti
       now: number,
     ): Promise<boolean> {
       const pair = { clientId: family.clientId, enrolleeId: family.enrolleeId };
-      return db.transaction().execute(async (trx) => {
+      return tokenDb.transaction().execute(async (trx) => {
         const spent = await trx
           .with('live_grant', () => liveGrant(trx, dialect, pair, now))
           .updateTable('auth_codes')

@@ -67,7 +67,7 @@ function sameHash(stored: string | null, presented: string): boolean {
  * tokens. Every lookup is by the family id the token names (migration 0012): a refresh replaces both hashes
  * in one statement, a Bearer check reads one row.
  */
-function createFamilyStore(db: Kysely<Database>) {
+function createFamilyStore(db: Kysely<Database>, tokenDb: Kysely<Database>) {
   /**
    * docs/decisions.md#refresh-tokens: a refresh token is single use — it must be the
    * family's current one, of this app, the family not revoked and its grant live. One conditional update:
@@ -106,7 +106,7 @@ function createFamilyStore(db: Kysely<Database>) {
         grantOf(eb).select('grants.expires_at').as('grant_expires_at'),
         appOf(eb).select('apps.data_access_type').as('data_access_type'),
       ]);
-  const rotate = preparedQuery<RotateParams, RotatedRow>(db, rotation, NAMED);
+  const rotate = preparedQuery<RotateParams, RotatedRow>(tokenDb, rotation, NAMED);
   /**
    * The same rotation for a client not yet authenticated: it also requires the app to be active, to take
    * refresh tokens, and to have the secret whose SHA-256 is `secretHash` (a digest of a random secret, so
@@ -114,7 +114,7 @@ function createFamilyStore(db: Kysely<Database>) {
    * grant, client authentication included, against the app's row as it is now.
    */
   const rotateForClient = preparedQuery<RotateParams | 'secretHash', RotatedRow>(
-    db,
+    tokenDb,
     (p) =>
       rotation(p).where((eb) =>
         eb.exists(
@@ -356,12 +356,20 @@ interface AccessRow {
   grant_expires_at: number | string | null;
 }
 
-/** Everything the authorization service stores about codes, grants and tokens, as one store. */
-export function createTokenStore(db: Kysely<Database>, dialect: DialectCapabilities) {
+/**
+ * Everything the authorization service stores about codes, grants and tokens, as one store. Refresh
+ * rotations and code exchanges write through `tokenDb` (storage/connect.ts `Storage.tokenDb`), everything
+ * else — revocations included — through `db`.
+ */
+export function createTokenStore(
+  db: Kysely<Database>,
+  dialect: DialectCapabilities,
+  tokenDb: Kysely<Database> = db,
+) {
   return {
-    ...createCodeStore(db, dialect),
+    ...createCodeStore(db, dialect, tokenDb),
     ...createAccessGrantStore(db),
-    ...createFamilyStore(db),
+    ...createFamilyStore(db, tokenDb),
   };
 }
 
