@@ -149,7 +149,10 @@ export function authDeps(
     identities: createIdentityStore(storage.db),
     idpRequests: createIdpRequestStore(storage.db),
     identityProvider: config.idp && createIdentityProvider(config.idp, config.publicUrl),
-    tokens: createTokenStore(storage.db, storage.dialect, storage.tokenDb),
+    tokens: createTokenStore(storage.db, storage.dialect, {
+      tokenDb: storage.tokenDb,
+      ...(storage.changeCounter ? { changeCounter: storage.changeCounter } : {}),
+    }),
     signingKeys: createSigningKeyStore(storage.db),
     patients: createPatientPort(createFhirStore(storage.db, rifClaimSources)),
     connectedApps: createConnectedAppStore(storage.db),

@@ -19,8 +19,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export interface KeptReads<V> {
   /** The value kept for `key`, or what `read` gives (kept when no write happened meanwhile). */
   get(key: string, read: () => Promise<V>): Promise<V>;
-  /** Forgets every value: call after each write to the table. */
-  forget(): void;
+  /** What `read` gives now, kept in place of what was kept for `key` (when no write happened meanwhile). */
+  reread(key: string, read: () => Promise<V>): Promise<V>;
+  /**
+   * Forgets every value, or only `key`'s: call after each write to the table (with the key when the write
+   * changed only that row).
+   */
+  forget(key?: string): void;
   /**
    * Forgets every value and, under leases, waits until no other process can still hold a value read
    * before the write: call after each committed write that changes or removes a row, before answering.
@@ -68,34 +73,37 @@ export function keptReads<V>(
   if (!kept) tables.set(table, (kept = { values: new Map(), version: undefined, writes: 0 }));
   const shared = kept;
   const leaseMs = changeCounter ? undefined : options.leaseMs;
-  const forget = () => {
-    shared.values.clear();
+  const forget = (key?: string) => {
+    if (key === undefined) shared.values.clear();
+    else shared.values.delete(key);
     shared.writes += 1;
   };
+  const lookup = async (key: string, read: () => Promise<V>, useKept: boolean): Promise<V> => {
+    if (changeCounter) {
+      const version = changeCounter();
+      if (version !== shared.version) {
+        shared.values.clear();
+        shared.version = version;
+      }
+    }
+    const sent = performance.now();
+    if (useKept && (changeCounter || leaseMs)) {
+      const entry = shared.values.get(key);
+      if (entry && sent < entry.until) return entry.value as V;
+    }
+    const writes = shared.writes;
+    const value = await read();
+    // Not kept when this process wrote meanwhile: the row read may be the one before the write.
+    const keep = changeCounter ? true : leaseMs !== undefined && value !== undefined;
+    if (keep && shared.writes === writes) {
+      if (shared.values.size >= MAX_KEPT) shared.values.clear();
+      shared.values.set(key, { value, until: leaseMs === undefined ? Infinity : sent + leaseMs });
+    }
+    return value;
+  };
   return {
-    async get(key, read) {
-      if (changeCounter) {
-        const version = changeCounter();
-        if (version !== shared.version) {
-          shared.values.clear();
-          shared.version = version;
-        }
-      }
-      const sent = performance.now();
-      if (changeCounter || leaseMs) {
-        const entry = shared.values.get(key);
-        if (entry && sent < entry.until) return entry.value as V;
-      }
-      const writes = shared.writes;
-      const value = await read();
-      // Not kept when this process wrote meanwhile: the row read may be the one before the write.
-      const keep = changeCounter ? true : leaseMs !== undefined && value !== undefined;
-      if (keep && shared.writes === writes) {
-        if (shared.values.size >= MAX_KEPT) shared.values.clear();
-        shared.values.set(key, { value, until: leaseMs === undefined ? Infinity : sent + leaseMs });
-      }
-      return value;
-    },
+    get: (key, read) => lookup(key, read, true),
+    reread: (key, read) => lookup(key, read, false),
     forget,
     async written() {
       forget();

@@ -119,6 +119,8 @@ describe('scale-out: two processes, one database', () => {
     const second = onA.body as TokenBody;
     assert.equal(second.expires_in, 36000);
     assert.equal(second.patient, who.patientId);
+    // A now keeps the family with the second access token (a lease on PostgreSQL)...
+    assert.equal((await userinfo(a.url, second.access_token)).status, 200);
     // The spent refresh token is spent on B too.
     const spentOnB = await refresh(b.url, app, tokens.refresh_token);
     assert.equal(spentOnB.status, 400);
@@ -127,7 +129,9 @@ describe('scale-out: two processes, one database', () => {
     const onB = await refresh(b.url, app, second.refresh_token);
     assert.equal(onB.status, 200, onB.text);
     const third = onB.body as TokenBody;
+    // ...and admits the third one B just issued at once: a kept row naming another token is read again.
     assert.equal((await userinfo(a.url, third.access_token)).status, 200);
+    // B keeps it too; the revocation on A returns only once B can no longer admit it.
     assert.equal((await userinfo(b.url, third.access_token)).status, 200);
 
     const revoked = await revoke(a.url, app, third.access_token);

@@ -63,6 +63,25 @@ describe('statements per request on the hot paths', () => {
     );
   });
 
+  test('a data request with a token just used sends only its read (the token family is kept)', async () => {
+    const app = await createTestApp(running);
+    const tokens = await issueTokens(running, app, { enrollee: 0 });
+    const read = async () => {
+      const response = await fetch(`${running.url}/v2/fhir/Patient/${String(tokens.patient)}`, {
+        headers: { authorization: `Bearer ${tokens.access_token}` },
+      });
+      return { status: response.status, text: await response.text() };
+    };
+    const first = await running.statementsDuring(read);
+    assert.equal(first.result.status, 200, first.result.text);
+    // The family with its app, enrollee and grant, then the Patient.
+    assert.equal(first.statements.length, 2, first.statements.join('\n'));
+    const again = await running.statementsDuring(read);
+    assert.equal(again.result.status, 200, again.result.text);
+    assert.equal(again.statements.length, 1, again.statements.join('\n'));
+    assert.match(again.statements[0]!, /fhir_resources/);
+  });
+
   test('a plan search with a known key sends nothing to the database', async () => {
     const year = new Date(running.clock.now()).getUTCFullYear();
     const search = () =>

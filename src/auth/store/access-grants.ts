@@ -1,11 +1,15 @@
 import type { Kysely } from 'kysely';
+import type { KeptReads } from '../../storage/kept-reads.js';
 import { instant } from '../../storage/columns.js';
 import type { Database } from '../../storage/schema.js';
 import type { AuthCode, Grant } from './token-types.js';
 import { deleteGrantIn, insertCodeRow, spendPairCodes } from './token-writes.js';
 
-/** Data access grants: recorded at consent, deleted (and archived) at revocation. */
-export function createAccessGrantStore(db: Kysely<Database>) {
+/**
+ * Data access grants: recorded at consent, deleted (and archived) at revocation. `kept` holds the access
+ * contexts Bearer checks answer from (access-contexts.ts), which a grant is part of.
+ */
+export function createAccessGrantStore(db: Kysely<Database>, kept: KeptReads<unknown>) {
   return {
     async findGrant(clientId: string, enrolleeId: string): Promise<Grant | undefined> {
       const row = await db
@@ -50,11 +54,17 @@ export function createAccessGrantStore(db: Kysely<Database>) {
         await spendPairCodes(trx, grant.clientId, grant.enrolleeId, now);
         await insertCodeRow(trx, code, now);
       });
+      kept.forget();
     },
 
     /** Deletes the pair's grant (archiving it) and revokes all its tokens. False when there was no grant. */
     async deleteGrant(clientId: string, enrolleeId: string, reason: string, now: number): Promise<boolean> {
-      return db.transaction().execute((trx) => deleteGrantIn(trx, clientId, enrolleeId, reason, now));
+      const deleted = await db
+        .transaction()
+        .execute((trx) => deleteGrantIn(trx, clientId, enrolleeId, reason, now));
+      // Its tokens stop working: answered once no instance can still admit them.
+      await kept.written();
+      return deleted;
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { keptReads } from '../../storage/kept-reads.js';
+import { keptAccessContexts } from './access-contexts.js';
 import { preparedQuery } from '../../storage/prepared.js';
 import type { Database, AppsTable } from '../../storage/schema.js';
 
@@ -85,6 +86,8 @@ function duplicateName(error: unknown, name: string): Error {
  */
 export function createAppStore(db: Kysely<Database>, changeCounter?: () => number) {
   const kept = keptReads<ClientApp | undefined>(db, 'apps', changeCounter);
+  // A Bearer check's kept context holds its app's name and whether it is active (access-contexts.ts).
+  const contexts = keptAccessContexts<unknown>(db, changeCounter);
   const findById = preparedQuery<'clientId', Selectable<AppsTable>>(db, (p) =>
     db.selectFrom('apps').selectAll().where('client_id', '=', p('clientId')),
   );
@@ -151,6 +154,7 @@ export function createAppStore(db: Kysely<Database>, changeCounter?: () => numbe
         .where('client_id', '=', clientId)
         .executeTakeFirst();
       kept.forget();
+      await contexts.written();
       return result.numUpdatedRows > 0n;
     },
 
@@ -187,6 +191,7 @@ export function createAppStore(db: Kysely<Database>, changeCounter?: () => numbe
         throw duplicateName(error, details.name);
       } finally {
         kept.forget();
+        contexts.forget();
       }
     },
 
@@ -222,6 +227,8 @@ export function createAppStore(db: Kysely<Database>, changeCounter?: () => numbe
     async deleteApp(clientId: string): Promise<boolean> {
       const result = await db.deleteFrom('apps').where('client_id', '=', clientId).executeTakeFirst();
       kept.forget();
+      // Its tokens went with it: answered once no instance can still admit them.
+      await contexts.written();
       return result.numDeletedRows > 0n;
     },
   };

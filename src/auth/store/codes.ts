@@ -11,11 +11,15 @@ import {
   setGrantExpiry,
 } from './token-writes.js';
 
-/** Authorization codes: looked up and redeemed once; redeemed through `tokenDb` (tokens.ts). */
+/**
+ * Authorization codes: looked up and redeemed once; redeemed through `tokenDb` (tokens.ts), after which
+ * `redeemed` is called (the pair's families and grant changed).
+ */
 export function createCodeStore(
   db: Kysely<Database>,
   dialect: DialectCapabilities,
   tokenDb: Kysely<Database> = db,
+  redeemed: () => void = () => {},
 ) {
   return {
     /** A code with its enrollee's patient id and its pair's grant, in one read. */
@@ -76,7 +80,7 @@ export function createCodeStore(
       now: number,
     ): Promise<boolean> {
       const pair = { clientId: family.clientId, enrolleeId: family.enrolleeId };
-      return tokenDb.transaction().execute(async (trx) => {
+      const done = await tokenDb.transaction().execute(async (trx) => {
         const spent = await trx
           .with('live_grant', () => liveGrant(trx, dialect, pair, now))
           .updateTable('auth_codes')
@@ -96,6 +100,8 @@ export function createCodeStore(
         }
         return true;
       });
+      redeemed();
+      return done;
     },
   };
 }

@@ -7,6 +7,8 @@ import type { Database } from '../../storage/schema.js';
 import type { DataAccessType } from './apps.js';
 import { createCodeStore } from './codes.js';
 import { createAccessGrantStore } from './access-grants.js';
+import { keptAccessContexts } from './access-contexts.js';
+import type { KeptReads } from '../../storage/kept-reads.js';
 import type {
   AccessTokenContext,
   ClientRotation,
@@ -67,7 +69,11 @@ function sameHash(stored: string | null, presented: string): boolean {
  * tokens. Every lookup is by the family id the token names (migration 0012): a refresh replaces both hashes
  * in one statement, a Bearer check reads one row.
  */
-function createFamilyStore(db: Kysely<Database>, tokenDb: Kysely<Database>) {
+function createFamilyStore(
+  db: Kysely<Database>,
+  tokenDb: Kysely<Database>,
+  kept: KeptReads<AccessRow | undefined>,
+) {
   /**
    * docs/decisions.md#refresh-tokens: a refresh token is single use — it must be the
    * family's current one, of this app, the family not revoked and its grant live. One conditional update:
@@ -179,6 +185,7 @@ function createFamilyStore(db: Kysely<Database>, tokenDb: Kysely<Database>) {
       now: number,
     ): Promise<RotatedFamily | undefined> {
       const { rows } = await rotate({ familyId, spentHash, clientId, now, scope, ...next });
+      kept.forget(familyId);
       return rotated(rows[0]);
     },
 
@@ -195,7 +202,9 @@ function createFamilyStore(db: Kysely<Database>, tokenDb: Kysely<Database>) {
       now: number,
     ): Promise<ClientRotation | undefined> {
       const params = { familyId, spentHash, clientId, secretHash, now, scope: null, ...next };
-      return rotated((await rotateForClient(params)).rows[0]);
+      const { rows } = await rotateForClient(params);
+      kept.forget(familyId);
+      return rotated(rows[0]);
     },
 
     /** The family the upgrade to named families recorded for a token issued before it (migration 0012). */
@@ -243,12 +252,18 @@ function createFamilyStore(db: Kysely<Database>, tokenDb: Kysely<Database>) {
       };
     },
 
-    /** The family's context when `accessHash` is its current access token; undefined otherwise. */
+    /**
+     * The family's context when `accessHash` is its current access token; undefined otherwise. The row is
+     * kept (access-contexts.ts); a kept row that names another access token may be older than a refresh
+     * made through another instance, so the family is read again before the token is refused.
+     */
     async findAccessTokenContext(
       familyId: string,
       accessHash: string,
     ): Promise<AccessTokenContext | undefined> {
-      const row = (await accessContext({ familyId })).rows[0];
+      const read = async () => (await accessContext({ familyId })).rows[0];
+      let row = await kept.get(familyId, read);
+      if (row && !sameHash(row.access_hash, accessHash)) row = await kept.reread(familyId, read);
       if (!row || !sameHash(row.access_hash, accessHash)) return undefined;
       return {
         clientId: row.client_id,
@@ -302,6 +317,7 @@ function createFamilyStore(db: Kysely<Database>, tokenDb: Kysely<Database>) {
         .where('family_id', '=', familyId)
         .where('revoked_at', 'is', null)
         .execute();
+      await kept.written();
     },
 
     /**
@@ -324,6 +340,7 @@ function createFamilyStore(db: Kysely<Database>, tokenDb: Kysely<Database>) {
           ]),
         )
         .execute();
+      kept.forget();
     },
   };
 }
@@ -356,20 +373,30 @@ interface AccessRow {
   grant_expires_at: number | string | null;
 }
 
+export interface TokenStoreOptions {
+  /** What refresh rotations and code exchanges write through (storage/connect.ts `Storage.tokenDb`). */
+  tokenDb?: Kysely<Database>;
+  /** SQLite's change counter (storage/connect.ts `Storage.changeCounter`), for the kept access contexts. */
+  changeCounter?: () => number;
+}
+
 /**
  * Everything the authorization service stores about codes, grants and tokens, as one store. Refresh
- * rotations and code exchanges write through `tokenDb` (storage/connect.ts `Storage.tokenDb`), everything
- * else — revocations included — through `db`.
+ * rotations and code exchanges write through `tokenDb`, everything else — revocations included — through
+ * `db`. Bearer checks are answered from kept rows (access-contexts.ts); the writes here forget them, and
+ * those that take access away (revocations, a deleted grant) return once no instance can still use them.
  */
 export function createTokenStore(
   db: Kysely<Database>,
   dialect: DialectCapabilities,
-  tokenDb: Kysely<Database> = db,
+  options: TokenStoreOptions = {},
 ) {
+  const tokenDb = options.tokenDb ?? db;
+  const kept = keptAccessContexts<AccessRow | undefined>(db, options.changeCounter);
   return {
-    ...createCodeStore(db, dialect, tokenDb),
-    ...createAccessGrantStore(db),
-    ...createFamilyStore(db, tokenDb),
+    ...createCodeStore(db, dialect, tokenDb, () => kept.forget()),
+    ...createAccessGrantStore(db, kept),
+    ...createFamilyStore(db, tokenDb, kept),
   };
 }
 
