@@ -51,11 +51,14 @@ export const EXTERNAL = [
 export function workerModules() {
   const text = readFileSync(WORKER_ENTRIES, 'utf8');
   return new Set(
-    [...text.matchAll(/from '(\.[^']+)\.js'/g)].map((m) => resolve(dirname(WORKER_ENTRIES), `${m[1]}.ts`)),
+    [...text.matchAll(/^export .* from '(\.[^']+)\.js';$/gm)].map((m) => resolve(dirname(WORKER_ENTRIES), `${m[1]}.ts`)),
   );
 }
 
-/** Rewrites `import.meta.url` in src/'s modules as the header says. */
+/**
+ * Rewrites `import.meta` in src/'s modules, which a CommonJS bundle has not, as the header says: `url` names
+ * the module's own compiled place (or worker-entries.cjs), `resolve` resolves from dist/.
+ */
 function moduleUrls() {
   const workers = workerModules();
   return {
@@ -64,12 +67,24 @@ function moduleUrls() {
       esbuild.onLoad({ filter: /\.ts$/ }, (args) => {
         if (!args.path.startsWith(src + '/')) return undefined;
         const text = readFileSync(args.path, 'utf8');
-        if (!text.includes('import.meta.url')) return { contents: text, loader: 'ts' };
+        if (!text.includes('import.meta')) return { contents: text, loader: 'ts' };
+        // A module that starts a thread on itself must be one of the worker entries, or its thread would
+        // find nothing at the URL it is given.
+        if (!workers.has(args.path) && /(startWorker\(|threadModule:\s*)import\.meta\.url/.test(text)) {
+          throw new Error(
+            `${relative(root, args.path)} starts a worker thread on itself: re-export it from src/worker-entries.ts`,
+          );
+        }
         const target = workers.has(args.path)
-          ? 'worker-entries.js'
+          ? 'worker-entries.cjs'
           : relative(src, args.path).replace(/\.ts$/, '.js');
-        const url = `new URL(${JSON.stringify(`./${target}`)}, import.meta.url).href`;
-        return { contents: text.replaceAll('import.meta.url', url), loader: 'ts' };
+        const url = `require("node:url").pathToFileURL(require("node:path").join(__bundleDir, ${JSON.stringify(target)})).href`;
+        const contents = text
+          .replaceAll('import.meta.url', url)
+          .replaceAll('import.meta.resolve(', '__bundleResolve(');
+        if (contents.includes('import.meta'))
+          throw new Error(`${args.path}: an import.meta the bundle cannot give`);
+        return { contents, loader: 'ts' };
       });
     },
   };
@@ -106,17 +121,19 @@ async function buildInto(out) {
     entryPoints: { main: join(src, 'main.ts'), 'worker-entries': WORKER_ENTRIES },
     outdir: out,
     entryNames: '[name]',
-    chunkNames: 'chunk-[hash]',
+    outExtension: { '.js': '.cjs' },
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20.19',
     external: EXTERNAL,
-    // CommonJS packages inside an ES module bundle call `require` for Node's own modules and the external
-    // packages: one made per file, from its own place; `__bundleDir` is dist/ for packagePaths().
+    // Strict, as the ES modules of src/ are; `__bundleDir` is dist/ (moduleUrls(), packagePaths()).
     banner: {
-      js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url), __bundleDir = import.meta.dirname;",
+      js: [
+        '"use strict";',
+        'const __bundleDir = __dirname;',
+        'const __bundleResolve = (specifier) => require("node:url").pathToFileURL(require.resolve(specifier)).href;',
+      ].join('\n'),
     },
     // Function and class names stay as written (log lines and error names show them).
     keepNames: true,
@@ -125,6 +142,7 @@ async function buildInto(out) {
     logLevel: 'warning',
     plugins: [moduleUrls(), packagePaths()],
   });
+  cpSync(join(root, 'scripts', 'dist-main.mjs'), join(out, 'main.js'));
   let assets = 0;
   for (const entry of readdirSync(src, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || entry.name.endsWith('.ts')) continue;
@@ -141,7 +159,13 @@ async function buildInto(out) {
  * the sandbox data at a fresh start, as the sources do; so a failure only warns.
  */
 function sandboxTemplate(out) {
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn' };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    LOG_LEVEL: 'warn',
+    // This run also leaves the V8 code cache of the bundle (scripts/dist-main.mjs).
+    OPENENROLL_WRITE_CODE_CACHE: '1',
+  };
   try {
     execFileSync(process.execPath, [join(out, 'main.js'), 'sandbox-template', join(out, 'sandbox')], {
       env,

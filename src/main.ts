@@ -34,23 +34,32 @@ const program = new Command('openenroll')
   .showHelpAfterError()
   .exitOverride();
 
-const named = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
-const loaders =
-  named !== undefined && Object.hasOwn(COMMANDS, named) ? [COMMANDS[named]!] : Object.values(COMMANDS);
-// `serve` and `migrate` share one module: registered once.
-for (const register of new Set(await Promise.all(loaders.map((load) => load())))) register(program);
+/**
+ * Registers the named command (or all of them) and runs it. A function, not top-level code: the compiled
+ * build is one CommonJS file run with V8's code cache (docs/startup.md#code-cache), which has no top-level
+ * await. A failure it does not describe rejects, and Node reports it and exits with 1 as it did before.
+ */
+async function main(): Promise<void> {
+  const named = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+  const loaders =
+    named !== undefined && Object.hasOwn(COMMANDS, named) ? [COMMANDS[named]!] : Object.values(COMMANDS);
+  // `serve` and `migrate` share one module: registered once.
+  for (const register of new Set(await Promise.all(loaders.map((load) => load())))) register(program);
 
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
-  if (error instanceof CommanderError) process.exit(error.exitCode);
-  if (error instanceof ConfigError) {
-    console.error(`openenroll: bad setting ${error.message}`);
-    process.exit(2);
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    if (error instanceof CommanderError) process.exit(error.exitCode);
+    if (error instanceof ConfigError) {
+      console.error(`openenroll: bad setting ${error.message}`);
+      process.exit(2);
+    }
+    if (error instanceof CommandError) {
+      console.error(`openenroll: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
   }
-  if (error instanceof CommandError) {
-    console.error(`openenroll: ${error.message}`);
-    process.exit(1);
-  }
-  throw error;
 }
+
+void main();
