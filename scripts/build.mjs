@@ -51,7 +51,9 @@ export const EXTERNAL = [
 export function workerModules() {
   const text = readFileSync(WORKER_ENTRIES, 'utf8');
   return new Set(
-    [...text.matchAll(/^export .* from '(\.[^']+)\.js';$/gm)].map((m) => resolve(dirname(WORKER_ENTRIES), `${m[1]}.ts`)),
+    [...text.matchAll(/^export .* from '(\.[^']+)\.js';$/gm)].map((m) =>
+      resolve(dirname(WORKER_ENTRIES), `${m[1]}.ts`),
+    ),
   );
 }
 
@@ -137,6 +139,8 @@ async function buildInto(out) {
     },
     // Function and class names stay as written (log lines and error names show them).
     keepNames: true,
+    minifyWhitespace: true,
+    minifySyntax: true,
     sourcemap: 'linked',
     legalComments: 'linked',
     logLevel: 'warning',
