@@ -7,12 +7,13 @@ export interface DialectCapabilities {
    */
   readonly rowLocks: boolean;
   /**
-   * Data-modifying statements inside `with` (PostgreSQL): several writes in one statement, one round trip.
-   * SQLite's `with` holds only queries.
+   * The functions migrations create in PL/pgSQL (PostgreSQL): several statements, each with its own
+   * snapshot, in one round trip.
    */
-  readonly writableCtes: boolean;
+  readonly serverFunctions: boolean;
 }
 
 export function capabilitiesOf(name: 'sqlite' | 'postgres'): DialectCapabilities {
-  return { name, rowLocks: name === 'postgres', writableCtes: name === 'postgres' };
+  const postgres = name === 'postgres';
+  return { name, rowLocks: postgres, serverFunctions: postgres };
 }

@@ -5,6 +5,8 @@ import { postJson } from '../helpers/priced-market.js';
 import { startCountingService, type CountingService } from '../helpers/round-trips.js';
 import { createTestApp, onPostgres } from '../helpers/service.js';
 import { consent, exchange, issueTokens, refresh, type TokenBody } from '../helpers/token-calls.js';
+import { ACCESS_LEASE_MS } from '../../src/auth/store/access-contexts.js';
+import { KEY_LEASE_MS } from '../../src/plans/store/api-keys.js';
 
 /**
  * How many statements each hot path sends to the database per request: on PostgreSQL each is a round trip,
@@ -12,6 +14,21 @@ import { consent, exchange, issueTokens, refresh, type TokenBody } from '../help
  * nearly the same on both databases; a change that adds a statement to one of these paths fails here.
  */
 let running: CountingService;
+
+/**
+ * The statements of `call` made right after another `call`, both within `leaseMs` of the first one's start:
+ * what a kept row saves is asserted only where the lease has not run out (a loaded machine may take longer;
+ * the pair is then tried again).
+ */
+async function withinLease<T>(leaseMs: number, call: () => Promise<T>) {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const started = performance.now();
+    await call();
+    const counted = await running.statementsDuring(call);
+    if (performance.now() - started < leaseMs) return counted;
+  }
+  throw new Error(`no two requests within ${leaseMs} ms in 20 attempts: the machine is too slow to tell`);
+}
 before(async () => {
   running = await startCountingService({ SANDBOX_ENROLLEES: '3' });
 });
@@ -33,7 +50,7 @@ describe('statements per request on the hot paths', () => {
     }
   });
 
-  test('a code exchange (with an ID token) is two reads and a transaction of two statements', async () => {
+  test('a code exchange (with an ID token) is two reads and one call (PostgreSQL) or transaction', async () => {
     const app = await createTestApp(running);
     // A first exchange signs with a key generated then; a refresh just before the counted exchange signs
     // too, so the exchange finds the key set kept (a lease of seconds, auth/store/signing-keys.ts).
@@ -46,10 +63,10 @@ describe('statements per request on the hot paths', () => {
     assert.equal(result.status, 200, result.text);
     assert.ok((result.body as TokenBody).id_token, 'the scope holds openid: an ID token was signed');
     // The client's row, then the code with its enrollee and grant; then the grant locked and the code spent,
-    // and the pair's family replaced. SQLite keeps the client's row between writes and has no writable
-    // CTEs (three statements in one process instead of one round trip).
+    // and the pair's family replaced: one call of a function on PostgreSQL (migration 0017), a transaction
+    // run in process on SQLite, which also keeps the client's row between writes.
     const expected = onPostgres
-      ? ['select', 'select', 'begin', 'with', 'with', 'commit']
+      ? ['select', 'select', 'select']
       : ['select', 'begin', 'with', 'update', 'insert', 'commit'];
     assert.deepEqual(
       statements.map((s) => s.split(/\s+/)[0]!.toLowerCase()),
@@ -57,10 +74,7 @@ describe('statements per request on the hot paths', () => {
       statements.join('\n'),
     );
     // The reads through the main pool; the transaction that redeems the code through the token writes' one.
-    assert.deepEqual(
-      handles,
-      onPostgres ? ['db', 'db', 'tokens', 'tokens', 'tokens', 'tokens'] : expected.map(() => 'db'),
-    );
+    assert.deepEqual(handles, onPostgres ? ['db', 'db', 'tokens'] : expected.map(() => 'db'));
   });
 
   test('a data request with a token just used sends only its read (the token family is kept)', async () => {
@@ -76,7 +90,7 @@ describe('statements per request on the hot paths', () => {
     assert.equal(first.result.status, 200, first.result.text);
     // The family with its app, enrollee and grant, then the Patient.
     assert.equal(first.statements.length, 2, first.statements.join('\n'));
-    const again = await running.statementsDuring(read);
+    const again = await withinLease(ACCESS_LEASE_MS, read);
     assert.equal(again.result.status, 200, again.result.text);
     assert.equal(again.statements.length, 1, again.statements.join('\n'));
     assert.match(again.statements[0]!, /fhir_resources/);
@@ -97,7 +111,7 @@ describe('statements per request on the hot paths', () => {
     const first = await search();
     assert.equal(first.status, 200, await first.text());
     for (let i = 0; i < 3; i++) {
-      const { result, statements } = await running.statementsDuring(search);
+      const { result, statements } = await withinLease(KEY_LEASE_MS, search);
       assert.equal(result.status, 200, await result.text());
       assert.deepEqual(statements, []);
     }

@@ -1,15 +1,24 @@
 import type { Kysely } from 'kysely';
+import { preparedQuery } from '../../storage/prepared.js';
 import type { DialectCapabilities } from '../../storage/dialect.js';
 import { instant } from '../../storage/columns.js';
 import type { Database } from '../../storage/schema.js';
 import type { CodeContext, NewTokenFamily } from './token-types.js';
-import {
-  insertFamily,
-  liveGrant,
-  replaceFamilyAtOnce,
-  revokePairFamilies,
-  setGrantExpiry,
-} from './token-writes.js';
+import { insertFamily, liveGrant, revokePairFamilies, setGrantExpiry } from './token-writes.js';
+
+type RedeemParams =
+  | 'codeHash'
+  | 'now'
+  | 'familyId'
+  | 'clientId'
+  | 'enrolleeId'
+  | 'scope'
+  | 'authTime'
+  | 'accessHash'
+  | 'accessExpiresAt'
+  | 'refreshHash'
+  | 'setExpiry'
+  | 'grantExpiresAt';
 
 /**
  * Authorization codes: looked up and redeemed once; redeemed through `tokenDb` (tokens.ts), after which
@@ -21,6 +30,30 @@ export function createCodeStore(
   tokenDb: Kysely<Database> = db,
   redeemed: () => void = () => {},
 ) {
+  /** PostgreSQL: the exchange's writes as one call (migration 0017), a named statement. */
+  const redeemCall = preparedQuery<RedeemParams, { redeemed: boolean }>(
+    tokenDb,
+    (p) =>
+      tokenDb.selectNoFrom((eb) =>
+        eb
+          .fn<boolean>('oe_redeem_code_v1', [
+            eb.val(p('codeHash')),
+            eb.val(p('now')),
+            eb.val(p('familyId')),
+            eb.val(p('clientId')),
+            eb.val(p('enrolleeId')),
+            eb.val(p('scope')),
+            eb.val(p('authTime')),
+            eb.val(p('accessHash')),
+            eb.val(p('accessExpiresAt')),
+            eb.val(p('refreshHash')),
+            eb.val(p('setExpiry')),
+            eb.val(p('grantExpiresAt')),
+          ])
+          .as('redeemed'),
+      ),
+    { named: true },
+  );
   return {
     /** A code with its enrollee's patient id and its pair's grant, in one read. */
     async findCode(codeHash: string): Promise<CodeContext | undefined> {
@@ -69,9 +102,10 @@ export function createCodeStore(
      * code used (only one caller can), makes the new family the pair's only live one, and aligns the
      * grant's expiry. False when the code was spent or the grant is gone.
      *
-     * Two statements: the first locks the grant (PostgreSQL) and spends the code, the second — run once the
+     * Two steps: the first locks the grant (PostgreSQL) and spends the code, the second — run once the
      * lock is held, so it sees every family committed before — revokes the pair's live family, stores the
-     * new one and sets the grant's expiry (one statement where the database has writable CTEs).
+     * new one and sets the grant's expiry. On PostgreSQL both are one call of a function that runs them as
+     * separate statements (migration 0017), one round trip instead of four; SQLite runs them in process.
      */
     async redeemCode(
       codeHash: string,
@@ -80,6 +114,24 @@ export function createCodeStore(
       now: number,
     ): Promise<boolean> {
       const pair = { clientId: family.clientId, enrolleeId: family.enrolleeId };
+      if (dialect.serverFunctions) {
+        const { rows } = await redeemCall({
+          codeHash,
+          now,
+          familyId: family.familyId,
+          clientId: family.clientId,
+          enrolleeId: family.enrolleeId,
+          scope: family.scope,
+          authTime: family.authTime,
+          accessHash: family.accessHash,
+          accessExpiresAt: family.accessExpiresAt,
+          refreshHash: family.refreshHash,
+          setExpiry: grantExpiresAt !== 'keep',
+          grantExpiresAt: grantExpiresAt === 'keep' ? null : grantExpiresAt,
+        });
+        redeemed();
+        return rows[0]?.redeemed === true;
+      }
       const done = await tokenDb.transaction().execute(async (trx) => {
         const spent = await trx
           .with('live_grant', () => liveGrant(trx, dialect, pair, now))
@@ -91,13 +143,9 @@ export function createCodeStore(
           .executeTakeFirst();
         if (spent.numUpdatedRows === 0n) return false;
         const expiry = grantExpiresAt === 'keep' ? undefined : { expiresAt: grantExpiresAt, now };
-        if (dialect.writableCtes) {
-          await replaceFamilyAtOnce(trx, family, expiry, now);
-        } else {
-          await revokePairFamilies(trx, family.clientId, family.enrolleeId, now);
-          await insertFamily(trx, family, now);
-          if (expiry) await setGrantExpiry(trx, pair, expiry);
-        }
+        await revokePairFamilies(trx, family.clientId, family.enrolleeId, now);
+        await insertFamily(trx, family, now);
+        if (expiry) await setGrantExpiry(trx, pair, expiry);
         return true;
       });
       redeemed();

@@ -58,44 +58,6 @@ export async function setGrantExpiry(db: Db, pair: Pair, expiry: GrantExpiry) {
 }
 
 /**
- * `revokePairFamilies`, `insertFamily` and `setGrantExpiry` (when `expiry` is given) as one statement
- * (PostgreSQL's writable CTEs). Its parts see one snapshot: the family inserted is not among those revoked.
- */
-export async function replaceFamilyAtOnce(
-  db: Db,
-  family: NewTokenFamily,
-  expiry: GrantExpiry | undefined,
-  now: number,
-) {
-  const revoked = db.with('revoked', (qc) =>
-    qc
-      .updateTable('token_families')
-      .set({ revoked_at: now })
-      .where('client_id', '=', family.clientId)
-      .where('enrollee_id', '=', family.enrolleeId)
-      .where('revoked_at', 'is', null)
-      .returning('family_id'),
-  );
-  const row = familyRow(family, now);
-  if (!expiry) {
-    await revoked.insertInto('token_families').values(row).execute();
-    return;
-  }
-  await revoked
-    .with('expiry', (qc) =>
-      qc
-        .updateTable('grants')
-        .set({ expires_at: expiry.expiresAt, updated_at: expiry.now })
-        .where('client_id', '=', family.clientId)
-        .where('enrollee_id', '=', family.enrolleeId)
-        .returning('id'),
-    )
-    .insertInto('token_families')
-    .values(row)
-    .execute();
-}
-
-/**
  * Deletes the pair's grant first (which also locks its row on PostgreSQL, so concurrent deletes queue up and
  * only one archives it), then revokes the pair's tokens and unused codes.
  */

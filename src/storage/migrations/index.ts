@@ -15,6 +15,7 @@ import * as rifClaims from './0013-rif-claims.js';
 import * as fhirSearchValues from './0014-fhir-search-values.js';
 import * as rifClaimSources from './0015-rif-claim-sources.js';
 import * as developerPortal from './0016-developer-portal.js';
+import * as redeemCodeFunction from './0017-redeem-code-function.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014-fhir-search-values': fhirSearchValues,
   '0015-rif-claim-sources': rifClaimSources,
   '0016-developer-portal': developerPortal,
+  '0017-redeem-code-function': redeemCodeFunction,
 };
