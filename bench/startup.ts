@@ -1,13 +1,14 @@
 /**
  * How long `openenroll serve` takes to answer: the time from spawning the process to its first 200 on a
- * fresh database (migrations and the generated sample market included) and on a restart over the same
- * database, measured from outside as a person at a terminal or an orchestrator sees it; for the compiled
+ * fresh database (migrations and the generated sample market included, or the build's copy of them) and on
+ * a restart over the same database, measured from outside as a person at a terminal or an orchestrator sees it; for the compiled
  * build (dist/, what `npm start` runs) and the TypeScript sources through tsx (`npm run dev`), interleaved.
  *
- *   npm run bench:startup -- [--db sqlite|postgres|both] [--run dist|tsx|both] [--rounds 3] [--no-write]
+ *   npm run bench:startup -- [--db sqlite|postgres|both] [--run dist|tsx|both] [--rounds 3] [--no-template]
+ *     [--no-write]
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,13 +24,16 @@ database (a restart). "dist" starts \`node dist/main.js serve\` (what \`npm star
 starts \`node --import tsx src/main.ts serve\` (\`npm run dev\`, and every start before the compiled
 build). Repeats --rounds times per database, the runs interleaved, and reports medians and ranges, with
 the CPU seconds the server had used at its first answers (from /proc, Linux only), which a busy machine
-disturbs far less than the wall time.
+disturbs far less than the wall time. On SQLite a fresh dist start copies the build's sandbox template
+(docs/startup.md#sandbox-template); --no-template creates the database file empty first, so that the start
+generates the data as a tsx start and PostgreSQL do.
 
 Options:
   --db <sqlite|postgres|both>   database(s) (default: sqlite)
   --run <dist|tsx|both>         what is started (default: both)
   --rounds <n>                  starts of each kind per database and run (default: 3)
   --cpu-prof-dir <dir>          write a V8 CPU profile of every start there (node --cpu-prof)
+  --no-template                 SQLite: fresh starts generate the data instead of copying the template
   --pg-url <url>                PostgreSQL server (default: $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/test)
   --no-write                    do not update bench/RESULTS.md
   -h, --help                    show this help
@@ -98,7 +102,14 @@ async function firstOk(probe: () => Promise<Response>, since: number, child: Chi
   throw new Error('no 200 within 120 s');
 }
 
-async function startOnce(database: BenchDatabase, run: Run, profileDir: string | undefined): Promise<Start> {
+async function startOnce(
+  database: BenchDatabase,
+  run: Run,
+  profileDir: string | undefined,
+  generate = false,
+): Promise<Start> {
+  // An existing file, even empty, is never replaced by the template: the start generates the data.
+  if (generate && database.url.startsWith('sqlite:')) writeFileSync(database.url.slice('sqlite:'.length), '');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const year = new Date().getUTCFullYear();
@@ -152,14 +163,21 @@ interface Measured {
 }
 
 /** `rounds` fresh starts and restarts on `kind`, each run in turn within a round (so load spreads evenly). */
-async function runOn(kind: DatabaseKind, runs: Run[], rounds: number, pgUrl: string, profileDir?: string) {
+async function runOn(
+  kind: DatabaseKind,
+  runs: Run[],
+  rounds: number,
+  pgUrl: string,
+  profileDir?: string,
+  generate = false,
+) {
   const results = runs.map((run): Measured => ({ kind, run, label: '', fresh: [], restart: [] }));
   for (let i = 0; i < rounds; i++) {
     for (const result of results) {
       const database = await createDatabase(kind, pgUrl);
       result.label = database.label;
       try {
-        result.fresh.push(await startOnce(database, result.run, profileDir));
+        result.fresh.push(await startOnce(database, result.run, profileDir, generate));
         result.restart.push(await startOnce(database, result.run, profileDir));
       } finally {
         await database.drop();
@@ -193,6 +211,7 @@ async function main(): Promise<number> {
       rounds: { type: 'string', default: '3' },
       'cpu-prof-dir': { type: 'string' },
       'pg-url': { type: 'string' },
+      'no-template': { type: 'boolean', default: false },
       'no-write': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -223,7 +242,9 @@ async function main(): Promise<number> {
   const pgUrl =
     values['pg-url'] ?? process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const results: Measured[] = [];
-  for (const kind of kinds) results.push(...(await runOn(kind, runs, rounds, pgUrl, values['cpu-prof-dir'])));
+  for (const kind of kinds) {
+    results.push(...(await runOn(kind, runs, rounds, pgUrl, values['cpu-prof-dir'], values['no-template'])));
+  }
   const loadAfter = loadavg()[0]!;
   // A tree exported without its history (git archive) has no commit to name.
   let commit = 'unknown';
@@ -237,7 +258,7 @@ async function main(): Promise<number> {
   }
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}`;
   const lines = [
-    `Command: \`npm run bench:startup -- ${process.argv.slice(2).join(' ')}\` — ${new Date().toISOString().slice(0, 10)}, commit ${commit}, ${machine}, Node ${process.version}, 1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after (other work on the machine when above ~0.5). Seconds from spawning the process to the first 200: median of ${rounds} rounds (fastest–slowest), and the CPU seconds the server process (all its threads) had used by then, which depends far less on other work on the machine; "fresh" is an empty database (migrations, sandbox enrollees and claims, the generated sample market), "restart" the same database again. "dist" is \`node dist/main.js serve\` (\`npm start\` once \`npm ci\` has built it), "tsx" is \`node --import tsx src/main.ts serve\` (\`npm run dev\`).`,
+    `Command: \`npm run bench:startup -- ${process.argv.slice(2).join(' ')}\` — ${new Date().toISOString().slice(0, 10)}, commit ${commit}, ${machine}, Node ${process.version}, 1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after (other work on the machine when above ~0.5). Seconds from spawning the process to the first 200: median of ${rounds} rounds (fastest–slowest), and the CPU seconds the server process (all its threads) had used by then, which depends far less on other work on the machine; "fresh" is a new database: migrations, sandbox enrollees and claims, the generated sample market, or for dist on SQLite a copy of the build's sandbox template of them (${values['no-template'] ? 'not here: --no-template' : 'here'}); "restart" the same database again. "dist" is \`node dist/main.js serve\` (\`npm start\` once \`npm ci\` has built it: one bundle run with a V8 code cache), "tsx" is \`node --import tsx src/main.ts serve\` (\`npm run dev\`).`,
     '',
     '| Database | Run | Start | /health/live | /health/ready | first plan search | CPU to /health/live | CPU to first plan search |',
     '|---|---|---|---|---|---|---|---|',
