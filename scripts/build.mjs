@@ -158,9 +158,11 @@ async function buildInto(out) {
 }
 
 /**
- * Makes the sandbox template with the build just made (src/commands/sandbox-template.ts), in an environment
- * of its own so the settings are the defaults. Without it the build still works: `serve` then generates
- * the sandbox data at a fresh start, as the sources do; so a failure only warns.
+ * Makes the sandbox template with the build in `out` (src/commands/sandbox-template.ts), in an environment
+ * of its own so the settings are the defaults, aside and then moved into out/sandbox/ whole. Without it the
+ * build still works: `serve` then generates the sandbox data at a fresh start, as the sources do; so a
+ * failure only warns. Run from dist/ itself, once the build is in place: the code cache this run leaves
+ * names the bundle by the path it runs from, which stack traces then show.
  */
 function sandboxTemplate(out) {
   const env = {
@@ -170,16 +172,20 @@ function sandboxTemplate(out) {
     // This run also leaves the V8 code cache of the bundle (scripts/dist-main.mjs).
     OPENENROLL_WRITE_CODE_CACHE: '1',
   };
+  const aside = join(out, `.sandbox-${process.pid}`);
   try {
-    execFileSync(process.execPath, [join(out, 'main.js'), 'sandbox-template', join(out, 'sandbox')], {
+    execFileSync(process.execPath, [join(out, 'main.js'), 'sandbox-template', aside], {
       env,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
+    renameSync(aside, join(out, 'sandbox'));
     return 'sandbox template made';
   } catch (error) {
     const detail = error.stderr?.toString().trim() || error.message;
     console.warn(`openenroll build: no sandbox template (fresh starts will generate the data): ${detail}`);
     return 'no sandbox template';
+  } finally {
+    rmSync(aside, { recursive: true, force: true });
   }
 }
 
@@ -188,11 +194,11 @@ if (import.meta.filename === process.argv[1]) {
   const startedAt = Date.now();
   try {
     const assets = await buildInto(next);
-    const template = sandboxTemplate(next);
     writeFileSync(join(next, 'build.json'), `${JSON.stringify({ startedAt })}\n`);
     if (existsSync(dist)) renameSync(dist, old);
     renameSync(next, dist);
     rmSync(old, { recursive: true, force: true });
+    const template = sandboxTemplate(dist);
     console.log(
       `built dist/ in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (${assets} assets copied; ${template})`,
     );

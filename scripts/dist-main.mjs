@@ -12,8 +12,13 @@ import { constants, Script } from 'node:vm';
 const bundle = join(import.meta.dirname, 'main.cjs');
 const cache = `${bundle}.v8cache`;
 
+// V8 keeps the file name the cache was made under, and stack traces show it: a cache made in another
+// place (a build copied elsewhere) is left unused.
+const made = `${cache}.json`;
 let cachedData;
-if (existsSync(cache)) cachedData = readFileSync(cache);
+if (existsSync(cache) && existsSync(made) && JSON.parse(readFileSync(made, 'utf8')).filename === bundle) {
+  cachedData = readFileSync(cache);
+}
 const script = new Script(Module.wrap(readFileSync(bundle, 'utf8')), {
   filename: bundle,
   cachedData,
@@ -27,6 +32,7 @@ if (process.env.OPENENROLL_WRITE_CODE_CACHE === '1') {
   process.once('exit', () => {
     writeFileSync(`${cache}.${process.pid}`, script.createCachedData());
     renameSync(`${cache}.${process.pid}`, cache);
+    writeFileSync(made, `${JSON.stringify({ filename: bundle })}\n`);
   });
 }
 

@@ -4,7 +4,9 @@ import {
   copyFileSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
@@ -43,6 +45,23 @@ describe('the compiled CLI (dist/, as npm ci builds it)', () => {
   after(async () => {
     await database.drop();
     rmSync(work, { recursive: true, force: true });
+  });
+
+  test('the build leaves the code cache of the bundle (for where it is) and the sandbox template', () => {
+    const made = JSON.parse(readFileSync(join(repoRoot, 'dist', 'main.cjs.v8cache.json'), 'utf8')) as {
+      filename: string;
+    };
+    assert.equal(made.filename, join(repoRoot, 'dist', 'main.cjs'));
+    assert.ok(statSync(join(repoRoot, 'dist', 'main.cjs.v8cache')).size > 100_000);
+    const key = JSON.parse(
+      readFileSync(join(repoRoot, 'dist', 'sandbox', 'template.json'), 'utf8'),
+    ) as object;
+    assert.deepEqual(key, {
+      enrollees: 100,
+      claims: 'rif',
+      sampleMarket: true,
+      year: new Date().getUTCFullYear(),
+    });
   });
 
   test('--help lists the commands, from dist/ and through the bin', async () => {
