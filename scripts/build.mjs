@@ -1,22 +1,23 @@
 #!/usr/bin/env node
-// Builds dist/ (`npm run build`; `npm ci` runs it through `prepare`): esbuild bundles src/ and the packages
-// it uses into a few ES modules, because loading one module per file (about a thousand at each start) was
-// most of a restart's time (docs/startup.md#bundle). Type checking stays `npm run typecheck`'s job.
+// Builds dist/ (`npm run build`; `npm ci` runs it through `prepare`; docs/startup.md). Type checking stays
+// `npm run typecheck`'s job.
 //
-// - Entries: main.js (the CLI) and worker-entries.js (what a worker thread starts from); the code they
-//   share, and what `main.ts` imports only when a command needs it, goes into chunk-*.js files. Every output
-//   file is in dist/ itself, so `import.meta.url` names the same folder in each of them.
+// - esbuild bundles src/ and the packages it uses into one CommonJS file, dist/main.cjs (loading one
+//   module per file, about a thousand at each start, was most of a restart's time), and the modules worker
+//   threads start from into dist/worker-entries.cjs. dist/main.js (scripts/dist-main.mjs) runs the bundle
+//   with a V8 code cache, which Node 20 can only give a script, not an ES module.
 // - A module's `import.meta.url` is rewritten to the URL its own compiled file would have (dist/auth/pages/
 //   render.js for src/auth/pages/render.ts), and every file of src/ that is not TypeScript (page templates,
 //   the stylesheet) is copied to the same place under dist/: `new URL('./templates', import.meta.url)`
 //   finds them from dist/ as from src/. The modules src/worker-entries.ts re-exports get the URL of
-//   dist/worker-entries.js instead, which a thread then imports (src/shared/worker-boot.ts).
-// - Packages with native code, or that load files of their own by path or in threads, stay outside the
-//   bundle and are imported from node_modules as before (EXTERNAL).
+//   dist/worker-entries.cjs instead, which a thread then imports (src/shared/worker-boot.ts).
+// - Packages with native code, or that start threads on files of their own, stay outside the bundle and
+//   are required from node_modules as before (EXTERNAL).
 // - dist/build.json records when the build began, which bin/openenroll.js compares with the sources' times.
 //
-// The new tree is written aside and swapped in at the end: a CLI starting meanwhile sees a whole build or
-// none (and then runs the sources through tsx).
+// The new tree is written aside and swapped in whole: a CLI starting meanwhile sees a whole build or none
+// (and then runs the sources through tsx). Then, from dist/, the sandbox template is made, and with it the
+// code cache; both are optional, and each appears whole.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -30,9 +31,9 @@ const old = join(root, `.dist-old-${process.pid}`);
 const WORKER_ENTRIES = join(src, 'worker-entries.ts');
 
 /**
- * Packages imported from node_modules rather than bundled: native addons (and the loaders that find their
- * binaries), and packages that read their own files by path or start threads on their own modules (pino's
- * transports, Swagger UI's static files). Their own dependencies come with them.
+ * Packages required from node_modules rather than bundled: native addons (and the loaders that find their
+ * binaries), packages that start threads on their own modules (pino's transports), and the tools of the
+ * build and of source runs. Their own dependencies come with them.
  */
 export const EXTERNAL = [
   'better-sqlite3',
@@ -94,8 +95,8 @@ function moduleUrls() {
 
 /**
  * A bundled CommonJS file of a package that finds its own files by `__dirname` or `__filename` (Swagger
- * UI's static assets, package.json readers) gets its place in node_modules instead, relative to dist/:
- * an ES module has neither variable, and the package's files are still there beside the bundle.
+ * UI's static assets, package.json readers) gets its place in node_modules instead, relative to dist/: in
+ * the bundle both would name dist/, and the package's files are still in node_modules beside it.
  */
 function packagePaths() {
   return {
