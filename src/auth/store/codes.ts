@@ -6,19 +6,22 @@ import type { Database } from '../../storage/schema.js';
 import type { CodeContext, NewTokenFamily } from './token-types.js';
 import { insertFamily, liveGrant, revokePairFamilies, setGrantExpiry } from './token-writes.js';
 
-type RedeemParams =
-  | 'codeHash'
-  | 'now'
-  | 'familyId'
-  | 'clientId'
-  | 'enrolleeId'
-  | 'scope'
-  | 'authTime'
-  | 'accessHash'
-  | 'accessExpiresAt'
-  | 'refreshHash'
-  | 'setExpiry'
-  | 'grantExpiresAt';
+/** The arguments of the exchange's function, in its order (migration 0017). */
+const REDEEM_ARGS = [
+  'codeHash',
+  'now',
+  'familyId',
+  'clientId',
+  'enrolleeId',
+  'scope',
+  'authTime',
+  'accessHash',
+  'accessExpiresAt',
+  'refreshHash',
+  'setExpiry',
+  'grantExpiresAt',
+] as const;
+type RedeemParams = (typeof REDEEM_ARGS)[number];
 
 /**
  * Authorization codes: looked up and redeemed once; redeemed through `tokenDb` (tokens.ts), after which
@@ -36,20 +39,10 @@ export function createCodeStore(
     (p) =>
       tokenDb.selectNoFrom((eb) =>
         eb
-          .fn<boolean>('oe_redeem_code_v1', [
-            eb.val(p('codeHash')),
-            eb.val(p('now')),
-            eb.val(p('familyId')),
-            eb.val(p('clientId')),
-            eb.val(p('enrolleeId')),
-            eb.val(p('scope')),
-            eb.val(p('authTime')),
-            eb.val(p('accessHash')),
-            eb.val(p('accessExpiresAt')),
-            eb.val(p('refreshHash')),
-            eb.val(p('setExpiry')),
-            eb.val(p('grantExpiresAt')),
-          ])
+          .fn<boolean>(
+            'oe_redeem_code_v1',
+            REDEEM_ARGS.map((name) => eb.val(p(name))),
+          )
           .as('redeemed'),
       ),
     { named: true },
