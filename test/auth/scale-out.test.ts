@@ -83,6 +83,12 @@ describe('scale-out: two processes, one database', () => {
     }
   });
 
+  /** A FHIR read with the token: its Bearer check is answered from kept rows where they are fresh enough. */
+  const readPatient = (url: string, tokens: TokenBody) =>
+    fetch(`${url}/v2/fhir/Patient/${String(tokens.patient)}`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+
   test('consent on A, code on B, refresh on A then B, revoke on A → B refuses', async () => {
     const app = await newApp('Scale');
     const who = enrollee(1);
@@ -120,7 +126,7 @@ describe('scale-out: two processes, one database', () => {
     assert.equal(second.expires_in, 36000);
     assert.equal(second.patient, who.patientId);
     // A now keeps the family with the second access token (a lease on PostgreSQL)...
-    assert.equal((await userinfo(a.url, second.access_token)).status, 200);
+    assert.equal((await readPatient(a.url, second)).status, 200);
     // The spent refresh token is spent on B too.
     const spentOnB = await refresh(b.url, app, tokens.refresh_token);
     assert.equal(spentOnB.status, 400);
@@ -130,14 +136,17 @@ describe('scale-out: two processes, one database', () => {
     assert.equal(onB.status, 200, onB.text);
     const third = onB.body as TokenBody;
     // ...and admits the third one B just issued at once: a kept row naming another token is read again.
+    assert.equal((await readPatient(a.url, third)).status, 200);
     assert.equal((await userinfo(a.url, third.access_token)).status, 200);
     // B keeps it too; the revocation on A returns only once B can no longer admit it.
+    assert.equal((await readPatient(b.url, third)).status, 200);
     assert.equal((await userinfo(b.url, third.access_token)).status, 200);
 
     const revoked = await revoke(a.url, app, third.access_token);
     assert.equal(revoked.status, 200, revoked.text);
     assert.equal(revoked.text, '');
     assertJson(await userinfo(b.url, third.access_token), 401, { detail: TEXT.notAuthenticated });
+    assert.equal((await readPatient(b.url, third)).status, 401);
     assertJson(await refresh(b.url, app, third.refresh_token), 400, {
       status_code: 400,
       error: 'invalid_grant',

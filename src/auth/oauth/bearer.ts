@@ -26,11 +26,14 @@ function invalidToken(token: string, description: string) {
  * (docs/decisions.md#bearer-tokens): token → app active → grant present → grant not expired. No
  * `Authorization` header answers Blue Button's "Authentication credentials were not provided."; so does a
  * token of ours that no longer works, while a value that is no token of ours says it is invalid.
+ * `fresh`: read the token's family now rather than from the rows kept for Bearer checks
+ * (docs/decisions.md#kept-access-contexts), for an answer made of those rows alone.
  */
 export async function authenticateBearer(
   deps: AuthDeps,
   authorization: string | undefined,
   queryHasToken: boolean,
+  options: { fresh?: boolean } = {},
 ): Promise<AccessTokenContext> {
   if (queryHasToken) {
     throw detailError(
@@ -44,7 +47,9 @@ export async function authenticateBearer(
   const tokenHash = sha256(token);
   const familyId = await familyOfToken(deps.tokens, token, tokenHash);
   const context =
-    familyId === undefined ? undefined : await deps.tokens.findAccessTokenContext(familyId, tokenHash);
+    familyId === undefined
+      ? undefined
+      : await deps.tokens.findAccessTokenContext(familyId, tokenHash, options.fresh);
   const now = deps.now();
   if (!context || context.revoked) throw invalidToken(token, TEXT.invalidToken);
   if (context.expiresAt <= now) throw invalidToken(token, TEXT.expiredToken);

@@ -22,7 +22,11 @@ export function registerUserinfoRoute(app: App, deps: AuthDeps): void {
     },
     handler: async (request, reply) => {
       const query = request.query as Record<string, unknown>;
-      const context = await authenticateBearer(deps, request.headers.authorization, 'access_token' in query);
+      // The answer is the family's rows alone (the enrollee's name and e-mail): read as they are now, so it
+      // is never older than the database, and an outage answers 503 as everywhere else.
+      const context = await authenticateBearer(deps, request.headers.authorization, 'access_token' in query, {
+        fresh: true,
+      });
       if (!hasScope(context, 'profile')) throw detailError(403, TEXT.noPermission);
       return reply.header('cache-control', 'no-store').send({
         sub: context.patientId,

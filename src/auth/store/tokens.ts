@@ -255,14 +255,16 @@ function createFamilyStore(
     /**
      * The family's context when `accessHash` is its current access token; undefined otherwise. The row is
      * kept (access-contexts.ts); a kept row that names another access token may be older than a refresh
-     * made through another instance, so the family is read again before the token is refused.
+     * made through another instance, so the family is read again before the token is refused. `fresh`
+     * reads it now in any case.
      */
     async findAccessTokenContext(
       familyId: string,
       accessHash: string,
+      fresh = false,
     ): Promise<AccessTokenContext | undefined> {
       const read = async () => (await accessContext({ familyId })).rows[0];
-      let row = await kept.get(familyId, read);
+      let row = fresh ? await kept.reread(familyId, read) : await kept.get(familyId, read);
       if (row && !sameHash(row.access_hash, accessHash)) row = await kept.reread(familyId, read);
       if (!row || !sameHash(row.access_hash, accessHash)) return undefined;
       return {
