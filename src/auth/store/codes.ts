@@ -34,19 +34,21 @@ export function createCodeStore(
   redeemed: () => void = () => {},
 ) {
   /** PostgreSQL: the exchange's writes as one call (migration 0017), a named statement. */
-  const redeemCall = preparedQuery<RedeemParams, { redeemed: boolean }>(
-    tokenDb,
-    (p) =>
-      tokenDb.selectNoFrom((eb) =>
-        eb
-          .fn<boolean>(
-            'oe_redeem_code_v1',
-            REDEEM_ARGS.map((name) => eb.val(p(name))),
-          )
-          .as('redeemed'),
-      ),
-    { named: true },
-  );
+  const redeemCall = dialect.serverFunctions
+    ? preparedQuery<RedeemParams, { redeemed: boolean }>(
+        tokenDb,
+        (p) =>
+          tokenDb.selectNoFrom((eb) =>
+            eb
+              .fn<boolean>(
+                'oe_redeem_code_v1',
+                REDEEM_ARGS.map((name) => eb.val(p(name))),
+              )
+              .as('redeemed'),
+          ),
+        { named: true },
+      )
+    : undefined;
   return {
     /** A code with its enrollee's patient id and its pair's grant, in one read. */
     async findCode(codeHash: string): Promise<CodeContext | undefined> {
@@ -107,7 +109,7 @@ export function createCodeStore(
       now: number,
     ): Promise<boolean> {
       const pair = { clientId: family.clientId, enrolleeId: family.enrolleeId };
-      if (dialect.serverFunctions) {
+      if (redeemCall) {
         const { rows } = await redeemCall({
           codeHash,
           now,

@@ -265,7 +265,7 @@ function createFamilyStore(
     ): Promise<AccessTokenContext | undefined> {
       const read = async () => (await accessContext({ familyId })).rows[0];
       let row = fresh ? await kept.reread(familyId, read) : await kept.get(familyId, read);
-      if (row && !sameHash(row.access_hash, accessHash)) row = await kept.reread(familyId, read);
+      if (!fresh && row && !sameHash(row.access_hash, accessHash)) row = await kept.reread(familyId, read);
       if (!row || !sameHash(row.access_hash, accessHash)) return undefined;
       return {
         clientId: row.client_id,
