@@ -74,6 +74,8 @@ Options:
   --eob-shape <carin|bfd|both>  the EOB data set(s) the eob benchmark serves (default: both); the first
                                 is loaded into the server of refresh and code, each other one into a
                                 fresh database and server of its own
+  --eob-load <search,next,read> the eob loads to run, comma-separated (default: all three): a profile
+                                (--cpu-prof) of one load shows that load's costs alone
   --codes <n>                   most codes per round (default: 8000); codes live 60 s, so a round also
                                 stops issuing after --issue-budget seconds
   --issue-budget <s>            longest time spent issuing one round's codes (default: 30)
@@ -96,6 +98,10 @@ Options:
   -h, --help                    show this help
 `;
 
+/** The eob benchmark's loads: pages by startIndex, pages by the next links, reads by id. */
+const EOB_LOADS = ['search', 'next', 'read'] as const;
+type EobLoad = (typeof EOB_LOADS)[number];
+
 /** Issue-then-exchange rounds at most, whatever --duration asks. */
 const MAX_ROUNDS = 8;
 
@@ -108,6 +114,8 @@ interface Options {
   benchmarks: ('refresh' | 'code' | 'eob')[];
   /** The EOB data sets the eob benchmark serves, in order (empty without it). */
   eobShapes: EobShape[];
+  /** The eob loads to run, in the order they run. */
+  eobLoads: EobLoad[];
   codes: number;
   issueBudget: number;
   warmup: number;
@@ -155,6 +163,7 @@ function parseOptions(argv: string[]): Options | 'help' {
       connections: { type: 'string' },
       bench: { type: 'string' },
       'eob-shape': { type: 'string' },
+      'eob-load': { type: 'string' },
       codes: { type: 'string' },
       'issue-budget': { type: 'string' },
       warmup: { type: 'string' },
@@ -183,8 +192,14 @@ function parseOptions(argv: string[]): Options | 'help' {
   if (values['eob-shape'] !== undefined && !benchmarks.includes('eob')) {
     throw new UsageError('--eob-shape is for --bench eob or all');
   }
+  const loads = (values['eob-load'] ?? EOB_LOADS.join(',')).split(',').map((l) => l.trim());
+  for (const load of loads) choice('eob-load', load, EOB_LOADS, 'search');
+  if (values['eob-load'] !== undefined && !benchmarks.includes('eob')) {
+    throw new UsageError('--eob-load is for --bench eob or all');
+  }
   return {
     databases: db === 'both' ? ['sqlite', 'postgres'] : [db],
+    eobLoads: EOB_LOADS.filter((l) => loads.includes(l)),
     benchmarks,
     eobShapes: !benchmarks.includes('eob') ? [] : shape === 'both' ? [...EOB_SHAPES] : [shape],
     duration,
@@ -539,13 +554,15 @@ async function runEobBenchmark(
     reportLoad(`eob ${shape} search warm-up`, await getLoad(server.url, bearer, searches, C, half), options);
     reportLoad(`eob ${shape} read warm-up`, await getLoad(server.url, bearer, reads, C, half), options);
   }
-  const runs = [
-    ['eob-search', searches, `startIndex 0…${eobIds.length - 10} cycled`],
-    ['eob-next', followed, `the next links from the first page cycled`],
-    ['eob-read', reads, `${eobIds.length} ids cycled`],
-  ] as const;
+  const runs = (
+    [
+      ['search', 'eob-search', searches, `startIndex 0…${eobIds.length - 10} cycled`],
+      ['next', 'eob-next', followed, `the next links from the first page cycled`],
+      ['read', 'eob-read', reads, `${eobIds.length} ids cycled`],
+    ] as const
+  ).filter(([load]) => options.eobLoads.includes(load));
   const rows: Row[] = [];
-  for (const [name, targets, what] of runs) {
+  for (const [, name, targets, what] of runs) {
     log(
       `${name} ${shape}: ${EOB_COUNT} EOBs of 1 enrollee, ${what}; ${C} connections for ${options.duration} s`,
     );

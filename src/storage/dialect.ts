@@ -11,9 +11,15 @@ export interface DialectCapabilities {
    * snapshot, in one round trip.
    */
   readonly serverFunctions: boolean;
+  /**
+   * Reads by key made at the same time go out as one statement (storage/batched-reads.ts). PostgreSQL is
+   * across a connection where every statement is a round trip; SQLite reads in this process, where one more
+   * statement costs no more than one more row.
+   */
+  readonly batchedReads: boolean;
 }
 
 export function capabilitiesOf(name: 'sqlite' | 'postgres'): DialectCapabilities {
   const postgres = name === 'postgres';
-  return { name, rowLocks: postgres, serverFunctions: postgres };
+  return { name, rowLocks: postgres, serverFunctions: postgres, batchedReads: postgres };
 }

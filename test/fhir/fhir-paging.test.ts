@@ -330,6 +330,30 @@ describe('statements per page', () => {
     assert.doesNotMatch(paged[0]!, /offset/i);
   });
 
+  test('reads made at once go out together on PostgreSQL, one statement each on SQLite', async () => {
+    const asked = [...ids.slice(0, 6), 'no-such-claim', ids[2]!];
+    const { result, statements } = await running.statementsDuring(() =>
+      Promise.all(asked.map((id) => get(`/v2/fhir/${EOB}/${id}`))),
+    );
+    assert.deepEqual(
+      result.map((r) => r.status),
+      [200, 200, 200, 200, 200, 200, 404, 200],
+    );
+    for (const [i, read] of result.entries()) {
+      if (read.status === 200) assert.equal((read.json as { id: string }).id, asked[i]);
+    }
+    const reads = statements.filter((s) => /fhir_resources/.test(s) && /select/i.test(s));
+    if (running.service.storage.dialect.batchedReads) {
+      assert.ok(reads.length < asked.length, reads.join('\n'));
+      assert.ok(
+        reads.some((s) => /any\(/.test(s)),
+        reads.join('\n'),
+      );
+    } else {
+      assert.equal(reads.length, asked.length, reads.join('\n'));
+    }
+  });
+
   test('a read is one statement', async () => {
     const { statements } = await running.statementsDuring(() => get(`/v2/fhir/${EOB}/${ids[3]}`));
     assert.equal(statements.filter((s) => /fhir_resources/.test(s)).length, 1, statements.join('\n'));

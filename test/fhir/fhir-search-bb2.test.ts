@@ -493,6 +493,21 @@ describe('IncludeTaxNumbers: served without the tax numbers, made with them when
     for (const id of ALL) assert.deepEqual(body(plain, id), body(taxed, id), id);
   });
 
+  test('reads at once, with and without the header, each get their own form (batched on PostgreSQL)', async () => {
+    // On PostgreSQL reads made at the same time share a statement and its rows (storage/batched-reads.ts);
+    // a body made with tax numbers for one request must not reach another.
+    const reads = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        get(`/v2/fhir/ExplanationOfBenefit/${ID}`, i % 2 ? { IncludeTaxNumbers: 'true' } : {}),
+      ),
+    );
+    for (const [i, read] of reads.entries()) {
+      assert.equal(read.status, 200, read.text);
+      const form = i % 2 ? 'eobReadCarrierWithTaxNumbers.json' : 'eobReadCarrier.json';
+      assert.deepEqual(fhirDifferences(expected(form), read.json), [], `read ${i}`);
+    }
+  });
+
   test('another value is 400 in BFD’s words; other types ignore the header', async () => {
     const answer = await get(`/v2/fhir/ExplanationOfBenefit/${ID}`, { IncludeTaxNumbers: 'maybe' });
     assert.equal(answer.status, 400);

@@ -6,6 +6,7 @@ import {
   type Selectable,
   type Transaction,
 } from 'kysely';
+import { batchedReads } from '../../storage/batched-reads.js';
 import { preparedQuery } from '../../storage/prepared.js';
 import {
   PAGE_COLUMNS,
@@ -380,7 +381,12 @@ async function storeBodies(db: Kysely<Database>, rows: readonly ReadRow[]): Prom
 
 export type { ColumnInterval, PageSeek, ResourceQuery, SearchPage } from './resource-search.js';
 
-export function createFhirStore(db: Kysely<Database>, sources: SourceBodies) {
+export interface FhirStoreOptions {
+  /** Reads by id made at the same time go out together (storage/batched-reads.ts): the server's, on PostgreSQL. */
+  batchedReads?: boolean;
+}
+
+export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, options: FhirStoreOptions = {}) {
   const made = <R extends ReadRow>(rows: R[], taxNumbers?: boolean) =>
     withBodies(db, sources, rows, taxNumbers);
   // The two hottest statements, built once and, on PostgreSQL, sent by name (parsed and planned once per
@@ -396,6 +402,33 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies) {
         .where('id', '=', param('id')),
     NAMED,
   );
+  // The same read for every id that concurrent requests ask for, one reader per resource type.
+  const readManyById = preparedQuery<'type' | 'ids', ReadRow & Pick<FhirResourcesTable, 'service_date'>>(
+    db,
+    (param) =>
+      db
+        .selectFrom('fhir_resources')
+        .select([...PAGE_COLUMNS, 'service_date'])
+        .where('resource_type', '=', param('type'))
+        .where(sql<boolean>`id = any(${param('ids')})`),
+    NAMED,
+  );
+  type ReadByIdRow = ReadRow & Pick<FhirResourcesTable, 'service_date'>;
+  const readers = new Map<string, (id: string) => Promise<ReadByIdRow | undefined>>();
+  const readOne = async (type: string, id: string): Promise<ReadByIdRow | undefined> => {
+    if (!options.batchedReads) return (await readById({ type, id })).rows[0];
+    let reader = readers.get(type);
+    if (!reader) {
+      reader = batchedReads(async (ids) => {
+        const { rows } = await readManyById({ type, ids });
+        return new Map(rows.map((row) => [row.id, row]));
+      });
+      readers.set(type, reader);
+    }
+    // A copy per request: making a body (withBodies) writes it into the row, with tax numbers for some.
+    const row = await reader(id);
+    return row && { ...row };
+  };
   const pageAfter = preparedQuery<'type' | 'patient' | 'after' | 'limit', ReadRow>(
     db,
     (param) =>
@@ -435,7 +468,7 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies) {
       id: string,
       options: { taxNumbers?: boolean } = {},
     ): Promise<StoredResource | undefined> {
-      const [row] = (await readById({ type: resourceType, id })).rows;
+      const row = await readOne(resourceType, id);
       return row && storedResource((await made([row], options.taxNumbers))[0]!);
     },
 
