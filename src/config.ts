@@ -72,6 +72,11 @@ export interface Config {
    * on connections of their own (docs/decisions.md#token-commits); `flush` — they wait like every write.
    */
   readonly dbTokenCommit: 'async' | 'flush';
+  /**
+   * PostgreSQL: `on` — reads by id and refresh rotations made at the same time share one statement
+   * (docs/decisions.md#batched-statements); `off` — one statement per request.
+   */
+  readonly dbBatch: 'on' | 'off';
   /** PostgreSQL: how long a request waits for a connection before it is answered 503. */
   readonly dbConnectTimeoutMs: number;
   /** PostgreSQL: how long one statement may wait for its answer (0: no limit) before it is answered 503. */
@@ -369,6 +374,7 @@ export function loadConfig(env: Env = process.env): Config {
     pplAmaLicense: amaLicense(env),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
     dbTokenCommit: oneOf(env, 'DB_TOKEN_COMMIT', ['async', 'flush'], 'async'),
+    dbBatch: oneOf(env, 'DB_BATCH', ['on', 'off'], 'on'),
     dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 600_000),
     dbQueryTimeoutMs: integer(env, 'DB_QUERY_TIMEOUT_MS', 10_000, 0, 3_600_000),
     redisCommandTimeoutMs: integer(env, 'REDIS_COMMAND_TIMEOUT_MS', 500, 10, 60_000),

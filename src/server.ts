@@ -182,7 +182,7 @@ export function authDeps(
 /** The FHIR data service over one storage. It takes one thing from the authorization service: its Bearer check. */
 export function fhirDeps(storage: Storage, auth: AuthDeps): FhirDeps {
   return {
-    fhir: createFhirStore(storage.db, rifClaimSources, { batchedReads: storage.dialect.batchedReads }),
+    fhir: createFhirStore(storage.db, rifClaimSources, { batchedReads: storage.dialect.batchedStatements }),
     publicUrl: auth.settings.publicUrl,
     now: auth.now,
     authenticate: (authorization, queryHasToken) => authenticateBearer(auth, authorization, queryHasToken),
@@ -388,6 +388,7 @@ export async function buildService(
       connectTimeoutMs: config.dbConnectTimeoutMs,
       queryTimeoutMs: config.dbQueryTimeoutMs,
       tokenCommit: config.dbTokenCommit,
+      batchStatements: config.dbBatch === 'on',
     }));
   await migrate(storage);
   const database = createAvailability('database', {

@@ -77,6 +77,11 @@ export interface ConnectOptions {
    */
   tokenCommit?: 'async' | 'flush';
   /**
+   * PostgreSQL only: whether statements requests make at the same time may share one
+   * (`DialectCapabilities.batchedStatements`; default true).
+   */
+  batchStatements?: boolean;
+  /**
    * Told the SQL text of every statement the handle sends, `begin` and `commit` included: one call per
    * round trip to PostgreSQL (tests count them per request path, test/storage/round-trips.test.ts), and
    * which handle sent it (`tokens`: `Storage.tokenDb` where it is a pool of its own).
@@ -249,7 +254,7 @@ async function connectPostgres(url: string, options: ConnectOptions): Promise<St
   return {
     db,
     tokenDb,
-    dialect: capabilitiesOf('postgres'),
+    dialect: { ...capabilitiesOf('postgres'), batchedStatements: options.batchStatements ?? true },
     schema: current,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     onConnectionError: (listener) => listeners.add(listener),

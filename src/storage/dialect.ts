@@ -12,14 +12,14 @@ export interface DialectCapabilities {
    */
   readonly serverFunctions: boolean;
   /**
-   * Reads by key made at the same time go out as one statement (storage/batched-reads.ts). PostgreSQL is
-   * across a connection where every statement is a round trip; SQLite reads in this process, where one more
-   * statement costs no more than one more row.
+   * Reads by id and refresh rotations made at the same time go out as one statement
+   * (storage/batched-statements.ts). PostgreSQL is across a connection where every statement is a round
+   * trip; SQLite runs statements in this process, where one more costs no more than one more row.
    */
-  readonly batchedReads: boolean;
+  readonly batchedStatements: boolean;
 }
 
 export function capabilitiesOf(name: 'sqlite' | 'postgres'): DialectCapabilities {
   const postgres = name === 'postgres';
-  return { name, rowLocks: postgres, serverFunctions: postgres, batchedReads: postgres };
+  return { name, rowLocks: postgres, serverFunctions: postgres, batchedStatements: postgres };
 }

@@ -343,7 +343,7 @@ describe('statements per page', () => {
       if (read.status === 200) assert.equal((read.json as { id: string }).id, asked[i]);
     }
     const reads = statements.filter((s) => /fhir_resources/.test(s) && /select/i.test(s));
-    if (running.service.storage.dialect.batchedReads) {
+    if (running.service.storage.dialect.batchedStatements) {
       assert.ok(reads.length < asked.length, reads.join('\n'));
       assert.ok(
         reads.some((s) => /any\(/.test(s)),

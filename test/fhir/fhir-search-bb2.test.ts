@@ -494,7 +494,7 @@ describe('IncludeTaxNumbers: served without the tax numbers, made with them when
   });
 
   test('reads at once, with and without the header, each get their own form (batched on PostgreSQL)', async () => {
-    // On PostgreSQL reads made at the same time share a statement and its rows (storage/batched-reads.ts);
+    // On PostgreSQL reads made at the same time share a statement and its rows (storage/batched-statements.ts);
     // a body made with tax numbers for one request must not reach another.
     const reads = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>

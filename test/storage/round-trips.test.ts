@@ -50,6 +50,46 @@ describe('statements per request on the hot paths', () => {
     }
   });
 
+  test('refreshes of different families at once share a statement on PostgreSQL, one each on SQLite', async () => {
+    const apps = await Promise.all([1, 2, 3, 4, 5, 6].map(() => createTestApp(running)));
+    const issued = await Promise.all(apps.map((app) => issueTokens(running, app, { enrollee: 2 })));
+    // The fourth presents a wrong secret: refused on its own, whatever shares its statement.
+    const { result, statements } = await running.statementsDuring(() =>
+      Promise.all(
+        apps.map((app, i) =>
+          refresh(
+            running.url,
+            i === 3 ? { ...app, clientSecret: 'not-the-secret' } : app,
+            issued[i]!.refresh_token,
+          ),
+        ),
+      ),
+    );
+    assert.deepEqual(
+      result.map((r) => r.status),
+      [200, 200, 200, 401, 200, 200],
+      result.map((r) => r.text).join(' | '),
+    );
+    const rotations = statements.filter((s) => /update "?token_families"?/i.test(s));
+    if (onPostgres) {
+      assert.ok(rotations.length < 6, rotations.join('\n'));
+      assert.ok(
+        rotations.every((s) => /unnest/.test(s)),
+        rotations.join('\n'),
+      );
+    } else {
+      assert.equal(rotations.length, 6, rotations.join('\n'));
+    }
+    // Each new pair is its own family's: the new refresh tokens work once more, the spent ones do not.
+    for (const [i, app] of apps.entries()) {
+      if (i === 3) continue;
+      const next = (result[i]!.body as TokenBody).refresh_token;
+      assert.equal((await refresh(running.url, app, next)).status, 200, `app ${i}`);
+      assert.equal((await refresh(running.url, app, issued[i]!.refresh_token)).status, 400, `app ${i}`);
+    }
+    assert.equal((await refresh(running.url, apps[3]!, issued[3]!.refresh_token)).status, 200);
+  });
+
   test('a code exchange (with an ID token) is two reads and one call (PostgreSQL) or transaction', async () => {
     const app = await createTestApp(running);
     // A first exchange signs with a key generated then; a refresh just before the counted exchange signs

@@ -1,6 +1,7 @@
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { constantTimeEqual } from '../../shared/crypto.js';
 import type { DialectCapabilities } from '../../storage/dialect.js';
+import { batchedWrites } from '../../storage/batched-statements.js';
 import { instant } from '../../storage/columns.js';
 import { preparedQuery } from '../../storage/prepared.js';
 import type { Database } from '../../storage/schema.js';
@@ -51,6 +52,9 @@ function familiesWithGrant(db: Kysely<Database>) {
 type RotateParams =
   'familyId' | 'spentHash' | 'clientId' | 'now' | 'accessHash' | 'accessExpiresAt' | 'refreshHash' | 'scope';
 
+/** One request's rotation for its client, as the batched statement takes it. */
+type RotateForClient = Record<Exclude<RotateParams, 'scope'> | 'secretHash', string | number | null>;
+
 /** The family's app, as a subquery. */
 function appOf(eb: FamilyScope) {
   return eb.selectFrom('apps').whereRef('apps.client_id', '=', 'token_families.client_id');
@@ -73,6 +77,7 @@ function createFamilyStore(
   db: Kysely<Database>,
   tokenDb: Kysely<Database>,
   kept: KeptReads<AccessRow | undefined>,
+  batched: boolean,
 ) {
   /**
    * docs/decisions.md#refresh-tokens: a refresh token is single use — it must be the
@@ -133,6 +138,51 @@ function createFamilyStore(
       ),
     NAMED,
   );
+  /**
+   * The same rotation for the client for many families at once (PostgreSQL; docs/decisions.md#batched-statements):
+   * the rows of `unnest` stand for the requests, each naming its family once, and each family's conditions are
+   * its own request's. Row locks work per family as in the single statement: a concurrent rotation of a family
+   * makes this one re-check that family's row as it is after the other's commit.
+   */
+  const rotateMany = preparedQuery<keyof RotateForClient, RotatedRow>(
+    tokenDb,
+    (p) => ({
+      compile: () =>
+        sql<RotatedRow>`
+          update token_families as f set
+            access_hash = v.access_hash, access_expires_at = v.access_expires_at,
+            refresh_hash = v.refresh_hash, rotated_at = v.now
+          from unnest(
+            ${p('familyId')}::text[], ${p('spentHash')}::text[], ${p('clientId')}::text[],
+            ${p('secretHash')}::text[], ${p('accessHash')}::text[], ${p('accessExpiresAt')}::bigint[],
+            ${p('refreshHash')}::text[], ${p('now')}::bigint[]
+          ) as v(family_id, spent_hash, client_id, secret_hash, access_hash, access_expires_at, refresh_hash, now)
+          where f.family_id = v.family_id and f.refresh_hash = v.spent_hash and f.client_id = v.client_id
+            and f.revoked_at is null
+            and exists (select 1 from grants as g where g.client_id = f.client_id
+              and g.enrollee_id = f.enrollee_id and (g.expires_at is null or g.expires_at > v.now))
+            and exists (select 1 from apps as a where a.client_id = f.client_id
+              and a.client_secret_hash = v.secret_hash and a.active = 1 and a.data_access_type <> 'ONE_TIME')
+          returning f.family_id, f.enrollee_id, f.scope, f.auth_time,
+            (select e.patient_id from enrollees as e where e.id = f.enrollee_id) as patient_id,
+            (select g.expires_at from grants as g where g.client_id = f.client_id
+              and g.enrollee_id = f.enrollee_id) as grant_expires_at,
+            (select a.data_access_type from apps as a where a.client_id = f.client_id) as data_access_type`.compile(
+          tokenDb,
+        ),
+    }),
+    NAMED,
+  );
+  const rotateManyForClient = batchedWrites<RotateForClient, RotatedRow>(async (items) => {
+    const columns = Object.fromEntries(
+      (Object.keys(items[0]!) as (keyof RotateForClient)[]).map((key) => [
+        key,
+        items.map((item) => item[key]),
+      ]),
+    ) as Record<keyof RotateForClient, unknown[]>;
+    const { rows } = await rotateMany(columns);
+    return new Map(rows.map((row) => [row.family_id, row]));
+  });
   const rotated = (row: RotatedRow | undefined): ClientRotation | undefined =>
     row && {
       familyId: row.family_id,
@@ -201,10 +251,12 @@ function createFamilyStore(
       next: TokenHashes,
       now: number,
     ): Promise<ClientRotation | undefined> {
-      const params = { familyId, spentHash, clientId, secretHash, now, scope: null, ...next };
-      const { rows } = await rotateForClient(params);
+      const params = { familyId, spentHash, clientId, secretHash, now, ...next };
+      const row = batched
+        ? await rotateManyForClient(familyId, params)
+        : (await rotateForClient({ ...params, scope: null })).rows[0];
       kept.forget(familyId);
-      return rotated(rows[0]);
+      return rotated(row);
     },
 
     /** The family the upgrade to named families recorded for a token issued before it (migration 0012). */
@@ -398,7 +450,7 @@ export function createTokenStore(
   return {
     ...createCodeStore(db, dialect, tokenDb, () => kept.forget()),
     ...createAccessGrantStore(db, kept),
-    ...createFamilyStore(db, tokenDb, kept),
+    ...createFamilyStore(db, tokenDb, kept, dialect.batchedStatements),
   };
 }
 

@@ -6,7 +6,7 @@ import {
   type Selectable,
   type Transaction,
 } from 'kysely';
-import { batchedReads } from '../../storage/batched-reads.js';
+import { batchedReads } from '../../storage/batched-statements.js';
 import { preparedQuery } from '../../storage/prepared.js';
 import {
   PAGE_COLUMNS,
@@ -382,7 +382,7 @@ async function storeBodies(db: Kysely<Database>, rows: readonly ReadRow[]): Prom
 export type { ColumnInterval, PageSeek, ResourceQuery, SearchPage } from './resource-search.js';
 
 export interface FhirStoreOptions {
-  /** Reads by id made at the same time go out together (storage/batched-reads.ts): the server's, on PostgreSQL. */
+  /** Reads by id made at the same time go out together (storage/batched-statements.ts): the server's, on PostgreSQL. */
   batchedReads?: boolean;
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { batchedReads } from './batched-reads.js';
+import { batchedReads, batchedWrites } from './batched-statements.js';
 
 /** A reader whose batches the test answers by hand, noting the keys of each. */
 function handReader() {
@@ -63,4 +63,26 @@ test('a failed batch fails each of its reads, and the next batch goes out', asyn
   await tick();
   batches[2]!.answer({ a: 'A' });
   assert.equal(await later, 'A');
+});
+
+test('writes: a second write to one key waits for a later statement, in the order they were made', async () => {
+  const batches: { items: string[]; answer(found: Record<string, string>): void }[] = [];
+  const write = batchedWrites<string, string>(
+    (items) =>
+      new Promise((resolve) => {
+        batches.push({ items, answer: (found) => resolve(new Map(Object.entries(found))) });
+      }),
+  );
+  const first = write('f1', 'f1:a');
+  const rest = [write('f2', 'f2:a'), write('f1', 'f1:b'), write('f3', 'f3:a'), write('f1', 'f1:c')];
+  batches[0]!.answer({ f1: 'rotated a' });
+  assert.equal(await first, 'rotated a');
+  await tick();
+  assert.deepEqual(batches[1]!.items, ['f2:a', 'f1:b', 'f3:a']);
+  // f1:b's condition did not hold (say, the token was already spent): it gets undefined.
+  batches[1]!.answer({ f2: 'rotated f2', f3: 'rotated f3' });
+  await tick();
+  assert.deepEqual(batches[2]!.items, ['f1:c']);
+  batches[2]!.answer({ f1: 'rotated c' });
+  assert.deepEqual(await Promise.all(rest), ['rotated f2', undefined, 'rotated f3', 'rotated c']);
 });
