@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { batchedReads, batchedWrites } from './batched-statements.js';
+import { batchedReads, batchedCalls } from './batched-statements.js';
 
 /** A reader whose batches the test answers by hand, noting the keys of each. */
 function handReader() {
@@ -67,7 +67,7 @@ test('a failed batch fails each of its reads, and the next batch goes out', asyn
 
 test('writes: a second write to one key waits for a later statement, in the order they were made', async () => {
   const batches: { items: string[]; answer(found: Record<string, string>): void }[] = [];
-  const write = batchedWrites<string, string>(
+  const write = batchedCalls<string, string>(
     (items) =>
       new Promise((resolve) => {
         batches.push({ items, answer: (found) => resolve(new Map(Object.entries(found))) });

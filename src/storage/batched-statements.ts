@@ -87,13 +87,14 @@ export function batchedReads<V>(
 }
 
 /**
- * Conditional writes of one row each: `writeMany` gets the items of distinct keys and answers, by key, the
- * rows its statement changed (a key it leaves out gets undefined: its condition did not hold). Two writes to
- * one key go out in different statements, in the order they were made.
+ * Calls that each stand on their own — a conditional write of one row, a page of one search — keyed by
+ * what they must not share a statement with: `runMany` gets the items of distinct keys and answers, by key,
+ * what each got (a key it leaves out gets undefined: a write whose condition did not hold, a page without
+ * rows). Two calls with one key go out in different statements, in the order they were made.
  */
-export function batchedWrites<I, V>(
-  writeMany: (items: I[]) => Promise<Map<string, V>>,
+export function batchedCalls<I, V>(
+  runMany: (items: I[]) => Promise<Map<string, V>>,
   options: BatchOptions = {},
 ): (key: string, item: I) => Promise<V | undefined> {
-  return batcher<I, V>(writeMany, false, options);
+  return batcher<I, V>(runMany, false, options);
 }

@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { constantTimeEqual } from '../../shared/crypto.js';
 import type { DialectCapabilities } from '../../storage/dialect.js';
-import { batchedWrites } from '../../storage/batched-statements.js';
+import { batchedCalls } from '../../storage/batched-statements.js';
 import { instant } from '../../storage/columns.js';
 import { preparedQuery } from '../../storage/prepared.js';
 import type { Database } from '../../storage/schema.js';
@@ -173,7 +173,7 @@ function createFamilyStore(
     }),
     NAMED,
   );
-  const rotateManyForClient = batchedWrites<RotateForClient, RotatedRow>(async (items) => {
+  const rotateManyForClient = batchedCalls<RotateForClient, RotatedRow>(async (items) => {
     const columns = Object.fromEntries(
       (Object.keys(items[0]!) as (keyof RotateForClient)[]).map((key) => [
         key,
