@@ -73,7 +73,7 @@ export interface Config {
    */
   readonly dbTokenCommit: 'async' | 'flush';
   /**
-   * PostgreSQL: `on` — reads by id, next pages and refresh rotations made at the same time share one statement
+   * PostgreSQL: `on` — reads by id and refresh rotations made at the same time share one statement
    * (docs/decisions.md#batched-statements); `off` — one statement per request.
    */
   readonly dbBatch: 'on' | 'off';

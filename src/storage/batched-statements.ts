@@ -87,10 +87,10 @@ export function batchedReads<V>(
 }
 
 /**
- * Calls that each stand on their own — a conditional write of one row, a page of one search — keyed by
- * what they must not share a statement with: `runMany` gets the items of distinct keys and answers, by key,
- * what each got (a key it leaves out gets undefined: a write whose condition did not hold, a page without
- * rows). Two calls with one key go out in different statements, in the order they were made.
+ * Calls that each stand on their own — a conditional write of one row — keyed by what they must not share
+ * a statement with: `runMany` gets the items of distinct keys and answers, by key, what each got (a key it
+ * leaves out gets undefined: a write whose condition did not hold). Two calls with one key go out in
+ * different statements, in the order they were made.
  */
 export function batchedCalls<I, V>(
   runMany: (items: I[]) => Promise<Map<string, V>>,

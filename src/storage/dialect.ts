@@ -12,7 +12,7 @@ export interface DialectCapabilities {
    */
   readonly serverFunctions: boolean;
   /**
-   * Reads by id, next pages and refresh rotations made at the same time go out as one statement
+   * Reads by id and refresh rotations made at the same time go out as one statement
    * (storage/batched-statements.ts). PostgreSQL is across a connection where every statement is a round
    * trip; SQLite runs statements in this process, where one more costs no more than one more row.
    */

@@ -331,41 +331,12 @@ describe('statements per page', () => {
   });
 
   test('next pages followed at once are each their own page', async () => {
-    // The next link of every page of 3, then all of them followed at once (batched on PostgreSQL).
+    // The next link of every page of 3, then all of them followed at once.
     const { bundles } = await walk(`/v2/fhir/${EOB}?_count=3`, 'next');
     const links = bundles.map((b) => linkOf(b, 'next')?.href).filter((l): l is string => l !== undefined);
     assert.ok(links.length >= 5, `next links: ${links.length}`);
     const pages = await Promise.all(links.map(search));
     assert.deepEqual(pages.map(matchIds), bundles.slice(1).map(matchIds));
-  });
-
-  test('pages after an id asked for at once go out together on PostgreSQL, one statement each on SQLite', async () => {
-    const store = running.service.fhir.fhir;
-    const afters = [0, 3, 6, 9, 12].map((i) => ids[i]!);
-    const pageAfter = (after: string) =>
-      store.search({
-        resourceType: EOB,
-        patientId: PID,
-        lastUpdated: [],
-        serviceDate: [],
-        offset: 0,
-        limit: 3,
-        seek: { direction: 'after', id: after },
-        total: ids.length,
-      });
-    const { result, statements } = await running.statementsDuring(() => Promise.all(afters.map(pageAfter)));
-    assert.deepEqual(
-      result.map((page) => page.bodies.map((b) => b.id)),
-      [0, 3, 6, 9, 12].map((i) => ids.slice(i + 1, i + 4)),
-    );
-    const reads = statements.filter((s) => /fhir_resources/.test(s) && /^\s*select/i.test(s));
-    if (running.service.storage.dialect.batchedStatements) {
-      // The first goes out at once; the four made while it is on its way share the next statement.
-      assert.equal(reads.length, 2, reads.join('\n'));
-      assert.match(reads[1]!, /lateral/);
-    } else {
-      assert.equal(reads.length, afters.length, reads.join('\n'));
-    }
   });
 
   test('reads made at once each get their own resource, or 404', async () => {

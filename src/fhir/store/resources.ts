@@ -6,7 +6,7 @@ import {
   type Selectable,
   type Transaction,
 } from 'kysely';
-import { batchedCalls, batchedReads } from '../../storage/batched-statements.js';
+import { batchedReads } from '../../storage/batched-statements.js';
 import { preparedQuery } from '../../storage/prepared.js';
 import {
   PAGE_COLUMNS,
@@ -442,56 +442,8 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
         .limit(param('limit')),
     NAMED,
   );
-  // The same page for every search that concurrent requests continue: one lateral page per request.
-  const pagesAfter = preparedQuery<'types' | 'patients' | 'afters' | 'limits', ReadRow & { k: number }>(
-    db,
-    (param) => ({
-      compile: () =>
-        sql<ReadRow & { k: number }>`
-          select q.k, r.resource_type, r.id, r.patient_id, r.eob_type, r.last_updated, r.body, r.source
-          from unnest(${param('types')}::text[], ${param('patients')}::text[], ${param('afters')}::text[],
-            ${param('limits')}::int[]) with ordinality as q(resource_type, patient_id, after, lim, k)
-          cross join lateral (
-            select f.resource_type, f.id, f.patient_id, f.eob_type, f.last_updated, f.body, f.source
-            from fhir_resources as f
-            where f.resource_type = q.resource_type and f.patient_id = q.patient_id and f.id > q.after
-            order by f.id limit q.lim
-          ) as r
-          order by q.k, r.id`.compile(db),
-    }),
-    NAMED,
-  );
-  interface PageCall {
-    type: string;
-    patient: string;
-    after: string;
-    limit: number;
-    /** The call's own key, for the batcher. */
-    key: string;
-  }
-  let calls = 0;
-  const batchedPage = batchedCalls<PageCall, ReadRow[]>(async (items) => {
-    const { rows } = await pagesAfter({
-      types: items.map((i) => i.type),
-      patients: items.map((i) => i.patient),
-      afters: items.map((i) => i.after),
-      limits: items.map((i) => i.limit),
-    });
-    const pages = new Map<number, ReadRow[]>();
-    for (const { k, ...row } of rows) {
-      const page = pages.get(Number(k)) ?? [];
-      page.push(row);
-      pages.set(Number(k), page);
-    }
-    // `with ordinality` numbers the items from 1; the batcher asks by the calls' own keys.
-    return new Map(items.map((item, i) => [item.key, pages.get(i + 1) ?? []]));
-  });
-  const nextPage: NextPage = async (q, after) => {
-    const call = { type: q.resourceType, patient: q.patientId, after, limit: q.limit + 1 };
-    if (!options.batchedReads) return (await pageAfter(call)).rows;
-    const key = String((calls += 1));
-    return (await batchedPage(key, { ...call, key })) ?? [];
-  };
+  const nextPage: NextPage = (q, after) =>
+    pageAfter({ type: q.resourceType, patient: q.patientId, after, limit: q.limit + 1 }).then((r) => r.rows);
   return {
     /** Runs a whole import in one transaction: it lands completely or not at all. */
     async importAll<T>(work: (writer: ImportWriter) => Promise<T>): Promise<T> {
