@@ -86,3 +86,43 @@ test('writes: a second write to one key waits for a later statement, in the orde
   batches[2]!.answer({ f1: 'rotated c' });
   assert.deepEqual(await Promise.all(rest), ['rotated f2', undefined, 'rotated f3', 'rotated c']);
 });
+
+test('a batch whose statement throws at once fails its calls, and later calls still go out', async () => {
+  let batches = 0;
+  const read = batchedReads<string>((keys) => {
+    batches += 1;
+    if (batches === 1) throw new Error('cannot build the statement');
+    return Promise.resolve(new Map(keys.map((k) => [k, k.toUpperCase()])));
+  });
+  await assert.rejects(read('a'), /cannot build the statement/);
+  assert.equal(await read('b'), 'B');
+});
+
+test('writes: with two lanes, a write to a row in flight still waits for it', async () => {
+  const batches: { items: string[]; answer(): void }[] = [];
+  const write = batchedCalls<string, string>(
+    (items) =>
+      new Promise((resolve) => {
+        batches.push({ items, answer: () => resolve(new Map(items.map((i) => [i.split(':')[0]!, i]))) });
+      }),
+    { lanes: 2 },
+  );
+  const first = write('f1', 'f1:a');
+  const second = write('f1', 'f1:b');
+  const other = write('f2', 'f2:a');
+  assert.deepEqual(
+    batches.map((b) => b.items),
+    [['f1:a'], ['f2:a']],
+    'the free lane takes f2, not the second write to f1',
+  );
+  batches[1]!.answer();
+  assert.equal(await other, 'f2:a');
+  await tick();
+  assert.equal(batches.length, 2, 'f1:b waits while f1:a is in flight');
+  batches[0]!.answer();
+  assert.equal(await first, 'f1:a');
+  await tick();
+  assert.deepEqual(batches[2]!.items, ['f1:b']);
+  batches[2]!.answer();
+  assert.equal(await second, 'f1:b');
+});

@@ -29,8 +29,8 @@ interface Call<I, V> {
 
 /**
  * The batching itself. `share`: calls with one key (reads) join one entry of the batch and get its answer;
- * otherwise a call whose key is already in the batch being formed (a second write to one row) waits for a
- * later batch, so a statement never names a row twice.
+ * otherwise a call whose key is in the batch being formed or in one in flight (a second write to one row)
+ * waits for a later batch, so a statement never names a row twice and writes to a row go out in order.
  */
 function batcher<I, V>(
   runMany: (items: I[]) => Promise<Map<string, V>>,
@@ -41,6 +41,8 @@ function batcher<I, V>(
   const maxBatch = options.maxBatch ?? 100;
   let queue: Call<I, V>[] = [];
   let inFlight = 0;
+  /** Without `share`: the keys of the batches in flight. */
+  const busy = new Set<string>();
 
   const send = () => {
     while (inFlight < lanes && queue.length > 0) {
@@ -49,12 +51,21 @@ function batcher<I, V>(
       for (const call of queue) {
         const same = batch.get(call.key);
         if (same && share) same.push(call);
-        else if (same || batch.size === maxBatch) later.push(call);
+        else if (same || batch.size === maxBatch || busy.has(call.key)) later.push(call);
         else batch.set(call.key, [call]);
       }
       queue = later;
+      // Every call waiting is for a row a batch in flight writes: its end sends them.
+      if (batch.size === 0) return;
       inFlight += 1;
-      runMany([...batch.values()].map((calls) => calls[0]!.item))
+      if (!share) for (const key of batch.keys()) busy.add(key);
+      let answer: Promise<Map<string, V>>;
+      try {
+        answer = runMany([...batch.values()].map((calls) => calls[0]!.item));
+      } catch (error) {
+        answer = Promise.reject(error);
+      }
+      answer
         .then(
           (found) => {
             for (const [key, calls] of batch) for (const call of calls) call.resolve(found.get(key));
@@ -65,6 +76,7 @@ function batcher<I, V>(
         )
         .finally(() => {
           inFlight -= 1;
+          for (const key of batch.keys()) busy.delete(key);
           send();
         });
     }

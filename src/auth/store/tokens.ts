@@ -173,7 +173,10 @@ function createFamilyStore(
     }),
     NAMED,
   );
-  const rotateManyForClient = batchedCalls<RotateForClient, RotatedRow>(async (items) => {
+  const rotateManyForClient = batchedCalls<RotateForClient, RotatedRow>(async (unordered) => {
+    // In family order: two batches (on two instances) that share families lock them in the same order, so
+    // neither waits for a row the other holds while holding one it waits for (a deadlock).
+    const items = [...unordered].sort((a, b) => (String(a.familyId) < String(b.familyId) ? -1 : 1));
     const columns = Object.fromEntries(
       (Object.keys(items[0]!) as (keyof RotateForClient)[]).map((key) => [
         key,
