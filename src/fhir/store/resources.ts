@@ -392,28 +392,24 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
   // The two hottest statements, built once and, on PostgreSQL, sent by name (parsed and planned once per
   // connection): a read by id, and the page after an id that following `next` asks for.
   const NAMED = { named: true };
-  const readById = preparedQuery<'type' | 'id', ReadRow & Pick<FhirResourcesTable, 'service_date'>>(
+  type ReadByIdRow = ReadRow & Pick<FhirResourcesTable, 'service_date'>;
+  /** A resource type's rows with the columns a read by id gives. */
+  const ofType = (type: never) =>
+    db
+      .selectFrom('fhir_resources')
+      .select([...PAGE_COLUMNS, 'service_date'])
+      .where('resource_type', '=', type);
+  const readById = preparedQuery<'type' | 'id', ReadByIdRow>(
     db,
-    (param) =>
-      db
-        .selectFrom('fhir_resources')
-        .select([...PAGE_COLUMNS, 'service_date'])
-        .where('resource_type', '=', param('type'))
-        .where('id', '=', param('id')),
+    (param) => ofType(param('type')).where('id', '=', param('id')),
     NAMED,
   );
   // The same read for every id that concurrent requests ask for, one reader per resource type.
-  const readManyById = preparedQuery<'type' | 'ids', ReadRow & Pick<FhirResourcesTable, 'service_date'>>(
+  const readManyById = preparedQuery<'type' | 'ids', ReadByIdRow>(
     db,
-    (param) =>
-      db
-        .selectFrom('fhir_resources')
-        .select([...PAGE_COLUMNS, 'service_date'])
-        .where('resource_type', '=', param('type'))
-        .where(sql<boolean>`id = any(${param('ids')})`),
+    (param) => ofType(param('type')).where(sql<boolean>`id = any(${param('ids')})`),
     NAMED,
   );
-  type ReadByIdRow = ReadRow & Pick<FhirResourcesTable, 'service_date'>;
   const readers = new Map<string, (id: string) => Promise<ReadByIdRow | undefined>>();
   const readOne = async (type: string, id: string): Promise<ReadByIdRow | undefined> => {
     if (!options.batchedReads) return (await readById({ type, id })).rows[0];
