@@ -77,6 +77,12 @@ export interface Config {
    * (docs/decisions.md#batched-statements); `off` — one statement per request.
    */
   readonly dbBatch: 'on' | 'off';
+  /**
+   * PostgreSQL: megabytes of FHIR resource bodies each instance keeps by row version, so that a read or a
+   * page whose rows have not changed does not fetch their bodies again (docs/decisions.md#fhir-body-cache);
+   * 0 turns it off.
+   */
+  readonly fhirBodyCacheMb: number;
   /** PostgreSQL: how long a request waits for a connection before it is answered 503. */
   readonly dbConnectTimeoutMs: number;
   /** PostgreSQL: how long one statement may wait for its answer (0: no limit) before it is answered 503. */
@@ -375,6 +381,7 @@ export function loadConfig(env: Env = process.env): Config {
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
     dbTokenCommit: oneOf(env, 'DB_TOKEN_COMMIT', ['async', 'flush'], 'async'),
     dbBatch: oneOf(env, 'DB_BATCH', ['on', 'off'], 'on'),
+    fhirBodyCacheMb: integer(env, 'FHIR_BODY_CACHE_MB', 64, 0, 65_536),
     dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 600_000),
     dbQueryTimeoutMs: integer(env, 'DB_QUERY_TIMEOUT_MS', 10_000, 0, 3_600_000),
     redisCommandTimeoutMs: integer(env, 'REDIS_COMMAND_TIMEOUT_MS', 500, 10, 60_000),

@@ -40,6 +40,7 @@ import { createSigningKeyStore } from './auth/store/signing-keys.js';
 import { ID_TOKEN_TTL_SECONDS } from './auth/oauth/signing-keys.js';
 import { ensureSandboxEnrollees } from './auth/sandbox/enrollees.js';
 import { createFhirStore } from './fhir/store/resources.js';
+import { BodyCache } from './fhir/store/body-cache.js';
 import { rifClaimSources } from './fhir/bfd/claim-source.js';
 import { createConnectedAppStore } from './auth/store/connected-apps.js';
 import { ensureSampleMarket } from './ingest/sample-market.js';
@@ -180,9 +181,17 @@ export function authDeps(
 }
 
 /** The FHIR data service over one storage. It takes one thing from the authorization service: its Bearer check. */
-export function fhirDeps(storage: Storage, auth: AuthDeps): FhirDeps {
+export function fhirDeps(storage: Storage, auth: AuthDeps, bodyCacheMb = 0): FhirDeps {
+  // The body cache reads PostgreSQL's row versions; SQLite reads its bodies in process and needs none.
+  const bodyCache =
+    storage.dialect.name === 'postgres' && bodyCacheMb > 0
+      ? new BodyCache(bodyCacheMb * 1024 * 1024)
+      : undefined;
   return {
-    fhir: createFhirStore(storage.db, rifClaimSources, { batchedReads: storage.dialect.batchedStatements }),
+    fhir: createFhirStore(storage.db, rifClaimSources, {
+      batchedReads: storage.dialect.batchedStatements,
+      bodyCache,
+    }),
     publicUrl: auth.settings.publicUrl,
     now: auth.now,
     authenticate: (authorization, queryHasToken) => authenticateBearer(auth, authorization, queryHasToken),
@@ -422,7 +431,7 @@ export async function buildService(
         'identity provider discovery failed; sign-in answers 503 until it succeeds',
       ),
   );
-  const fhir = fhirDeps(storage, deps);
+  const fhir = fhirDeps(storage, deps, config.fhirBodyCacheMb);
   const plans = plansDeps(config, storage, redis, options.now);
   if (config.mode === 'sandbox') {
     await ensureSandboxEnrollees(deps, config.sandboxEnrollees, deps.now());

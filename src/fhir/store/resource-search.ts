@@ -145,6 +145,32 @@ export const PAGE_COLUMNS = [
   'source',
 ] as const satisfies readonly (keyof ReadRow)[];
 
+/**
+ * What a page reads when its bodies come from the process's body cache (body-cache.ts): the row's facts and
+ * its version, PostgreSQL's `xmin` (the transaction that wrote this version of the row; any update or a
+ * delete and insert gives a new one).
+ */
+export const PAGE_FACTS = [
+  'resource_type',
+  'id',
+  'patient_id',
+  'eob_type',
+  'last_updated',
+] as const satisfies readonly (keyof ReadRow)[];
+
+export const ROW_VERSION = sql<string>`xmin::text`.as('version');
+
+/** A page's row without its body: see PAGE_FACTS. */
+export type FactsRow = Pick<ReadRow, (typeof PAGE_FACTS)[number]> & { version: string };
+
+/** The columns a page selects: its bodies (PAGE_COLUMNS) or only its facts and versions (PAGE_FACTS). */
+export type PageSelect<R> = (rows: Filter) => SelectQueryBuilder<Database, 'fhir_resources', R>;
+
+export const selectBodies: PageSelect<ReadRow> = (rows) => rows.select(PAGE_COLUMNS);
+export const selectFacts: PageSelect<FactsRow> = (rows) => rows.select([...PAGE_FACTS, ROW_VERSION]);
+export const selectVersionedBodies: PageSelect<ReadRow & { version: string }> = (rows) =>
+  rows.select([...PAGE_COLUMNS, ROW_VERSION]);
+
 /** The rows of `q`'s resource type and patient that every filter of `q` accepts. */
 function matching(db: Kysely<Database>, q: ResourceQuery): Filter {
   let where: Filter = db
@@ -170,20 +196,21 @@ function matching(db: Kysely<Database>, q: ResourceQuery): Filter {
  * neither skipped nor served twice (docs/decisions.md#fhir-paging).
  */
 /** The rows (up to `limit` + 1) after the id `after` of a search with no filter, by a prepared statement. */
-export type NextPage = (q: ResourceQuery, after: string) => Promise<ReadRow[]>;
+export type NextPage<R = ReadRow> = (q: ResourceQuery, after: string) => Promise<R[]>;
 
-export async function searchResources(
+export async function searchResources<R>(
   db: Kysely<Database>,
   q: ResourceQuery,
-  nextPage?: NextPage,
-): Promise<Omit<SearchPage, 'bodies'> & { rows: ReadRow[] }> {
+  pick: PageSelect<R>,
+  nextPage?: NextPage<R>,
+): Promise<Omit<SearchPage, 'bodies'> & { rows: R[] }> {
   const where = matching(db, q);
   const count = () => where.select((eb) => eb.fn.countAll<number | string>().as('n'));
   const countAll = async () => Number((await count().executeTakeFirstOrThrow()).n);
   if (q.limit === 0) return { total: q.total ?? (await countAll()), rows: [], before: false, after: false };
   const { seek } = q;
   const backward = seek?.direction === 'before';
-  let page = where.select(PAGE_COLUMNS);
+  let page = pick(where);
   if (seek?.id !== undefined) page = page.where('id', backward ? '<' : '>', seek.id);
   if (!seek && q.offset > 0) {
     // The skipped matches are walked by id alone (on the page index, without their rows where the
@@ -194,16 +221,14 @@ export async function searchResources(
       .orderBy('id')
       .limit(q.limit + 1)
       .offset(q.offset);
-    page = db
-      .selectFrom('fhir_resources')
-      .select(PAGE_COLUMNS)
+    page = pick(db.selectFrom('fhir_resources'))
       .where('resource_type', '=', q.resourceType)
       .where('id', 'in', ids);
   }
   page = page.orderBy('id', backward ? 'desc' : 'asc').limit(q.limit + 1);
   const counted = q.total === undefined ? await page.select(count().as('total')).execute() : undefined;
   const after = seek?.direction === 'after' ? seek.id : undefined;
-  const found: ReadRow[] =
+  const found: R[] =
     counted ?? (nextPage && after !== undefined ? await nextPage(q, after) : await page.execute());
   const total = q.total ?? (counted?.[0] ? Number(counted[0].total) : await countAll());
   const more = found.length > q.limit;

@@ -8,11 +8,18 @@ import {
 } from 'kysely';
 import { batchedReads } from '../../storage/batched-statements.js';
 import { preparedQuery } from '../../storage/prepared.js';
+import type { BodyCache, BodyCacheStats, CachedBody } from './body-cache.js';
 import {
   PAGE_COLUMNS,
+  PAGE_FACTS,
+  ROW_VERSION,
   searchResources,
+  selectBodies,
+  selectFacts,
+  selectVersionedBodies,
   unfiltered,
   type NextPage,
+  type PageSelect,
   type ResourceQuery,
   type SearchPage,
 } from './resource-search.js';
@@ -133,6 +140,9 @@ export const RESOURCE_COLUMNS = [
 
 /** The tables that hold the values of the multi-valued searches, beside each resource's row. */
 export const SEARCH_TABLES = ['fhir_search_tokens', 'fhir_search_dates'] as const;
+
+/** Patients whose last page's warmth each process remembers (createFhirStore's `warm`). */
+const WARM_PATIENTS = 10_000;
 
 /** How many ids one read or delete names. */
 const ID_CHUNK = 500;
@@ -384,6 +394,11 @@ export type { ColumnInterval, PageSeek, ResourceQuery, SearchPage } from './reso
 export interface FhirStoreOptions {
   /** Reads by id made at the same time go out together (storage/batched-statements.ts): the server's, on PostgreSQL. */
   batchedReads?: boolean;
+  /**
+   * Bodies kept in this process by row version (body-cache.ts): the server's, on PostgreSQL only (the
+   * statements read `xmin`). Reads and pages then fetch a body only when the version kept is not the row's.
+   */
+  bodyCache?: BodyCache;
 }
 
 export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, options: FhirStoreOptions = {}) {
@@ -410,36 +425,161 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
     (param) => ofType(param('type')).where(sql<boolean>`id = any(${param('ids')})`),
     NAMED,
   );
+  const { bodyCache } = options;
+  type VersionedRow = Omit<ReadByIdRow, 'body' | 'source'> & {
+    version: string;
+    body: string | null;
+    source: string | null;
+  };
+  // With the body cache: the same read for ids each with the version whose body this process holds
+  // ('' for none); a row still at that version comes back without its body and source (null).
+  const readVersioned = preparedQuery<'type' | 'ids' | 'known', VersionedRow>(
+    db,
+    (param) => {
+      const kept = sql<boolean>`xmin::text = (${param('known')}::text[])[array_position(${param('ids')}::text[], id)]`;
+      return db
+        .selectFrom('fhir_resources')
+        .select([
+          ...PAGE_FACTS,
+          'service_date',
+          ROW_VERSION,
+          sql<string | null>`case when ${kept} then null else body end`.as('body'),
+          sql<string | null>`case when ${kept} then null else source end`.as('source'),
+        ])
+        .where('resource_type', '=', param('type'))
+        .where(sql<boolean>`id = any(${param('ids')})`);
+    },
+    NAMED,
+  );
+  /** Reads `ids` of `type`, each body from the cache where its version is the row's (`fresh`: none). */
+  const readManyVersioned = async (
+    cache: BodyCache,
+    type: string,
+    ids: string[],
+    fresh: boolean,
+  ): Promise<Map<string, ReadByIdRow>> => {
+    // The bodies held now, so that one evicted while the statement runs is still at hand.
+    const held = new Map<string, CachedBody>();
+    if (!fresh) {
+      for (const id of ids) {
+        const entry = cache.get(type, id);
+        if (entry) held.set(id, entry);
+      }
+    }
+    const known = ids.map((id) => held.get(id)?.version ?? '');
+    const { rows } = await readVersioned({ type, ids, known });
+    const found = new Map<string, ReadByIdRow>();
+    for (const { version, body, source, ...facts } of rows) {
+      const kept = body === null ? held.get(facts.id) : undefined;
+      if (kept) {
+        cache.count(true);
+        found.set(facts.id, { ...facts, body: kept.body, source: null });
+        continue;
+      }
+      cache.count(false);
+      // A claim whose body is not made yet ('') is made and stored by its reader, under a new version.
+      if (body) cache.set(type, facts.id, version, body);
+      found.set(facts.id, { ...facts, body: body ?? '', source });
+    }
+    return found;
+  };
   const readers = new Map<string, (id: string) => Promise<ReadByIdRow | undefined>>();
-  const readOne = async (type: string, id: string): Promise<ReadByIdRow | undefined> => {
+  /** One resource's row; `fresh`: its body and source from the database, whatever the cache holds. */
+  const readOne = async (type: string, id: string, fresh = false): Promise<ReadByIdRow | undefined> => {
+    if (bodyCache && !options.batchedReads) {
+      return (await readManyVersioned(bodyCache, type, [id], fresh)).get(id);
+    }
     if (!options.batchedReads) return (await readById({ type, id })).rows[0];
-    let reader = readers.get(type);
+    const readerKey = `${type}\u0000${fresh}`;
+    let reader = readers.get(readerKey);
     if (!reader) {
       reader = batchedReads(async (ids) => {
+        if (bodyCache) return readManyVersioned(bodyCache, type, ids, fresh);
         const { rows } = await readManyById({ type, ids });
         return new Map(rows.map((row) => [row.id, row]));
       });
-      readers.set(type, reader);
+      readers.set(readerKey, reader);
     }
     // A copy per request: making a body (withBodies) writes it into the row, with tax numbers for some.
     const row = await reader(id);
     return row && { ...row };
   };
-  const pageAfter = preparedQuery<'type' | 'patient' | 'after' | 'limit', ReadRow>(
-    db,
-    (param) =>
-      db
-        .selectFrom('fhir_resources')
-        .select(PAGE_COLUMNS)
-        .where('resource_type', '=', param('type'))
-        .where('patient_id', '=', param('patient'))
-        .where('id', '>', param('after'))
-        .orderBy('id')
-        .limit(param('limit')),
-    NAMED,
-  );
-  const nextPage: NextPage = (q, after) =>
-    pageAfter({ type: q.resourceType, patient: q.patientId, after, limit: q.limit + 1 }).then((r) => r.rows);
+  /** The page after an id, as one prepared statement, with the columns `pick` selects. */
+  const pageAfterBy = <R>(pick: PageSelect<R>): NextPage<R> => {
+    const pageAfter = preparedQuery<'type' | 'patient' | 'after' | 'limit', R>(
+      db,
+      (param) =>
+        pick(db.selectFrom('fhir_resources'))
+          .where('resource_type', '=', param('type'))
+          .where('patient_id', '=', param('patient'))
+          .where('id', '>', param('after'))
+          .orderBy('id')
+          .limit(param('limit')),
+      NAMED,
+    );
+    return (q, after) =>
+      pageAfter({ type: q.resourceType, patient: q.patientId, after, limit: q.limit + 1 }).then(
+        (r) => r.rows,
+      );
+  };
+  const nextPage = pageAfterBy(selectBodies);
+  const nextFacts = pageAfterBy(selectFacts);
+  const nextVersioned = pageAfterBy(selectVersionedBodies);
+  /**
+   * Per patient and resource type, whether the last page this process served of them found every body in
+   * the cache: then the next page reads only its rows' facts and versions, and the bodies it lacks by id.
+   * Otherwise (a patient not seen, or paged for the first time) the page reads its bodies as it would
+   * without the cache, in one statement, and keeps them.
+   */
+  const warm = new Map<string, boolean>();
+  const setWarm = (key: string, value: boolean) => {
+    warm.delete(key);
+    warm.set(key, value);
+    if (warm.size > WARM_PATIENTS) warm.delete(warm.keys().next().value!);
+  };
+  const cachedPage = async (cache: BodyCache, q: ResourceQuery) => {
+    const key = `${q.resourceType}/${q.patientId}`;
+    const next = unfiltered(q);
+    if (!warm.get(key)) {
+      const { rows, ...page } = await searchResources(
+        db,
+        q,
+        selectVersionedBodies,
+        next ? nextVersioned : undefined,
+      );
+      let allKept = rows.length > 0;
+      for (const { version, ...row } of rows) {
+        if (cache.get(row.resource_type, row.id)?.version !== version) allKept = false;
+        cache.count(false);
+        if (row.body !== '') cache.set(row.resource_type, row.id, version, row.body);
+      }
+      setWarm(key, allKept);
+      return { ...page, rows };
+    }
+    const { rows, ...page } = await searchResources(db, q, selectFacts, next ? nextFacts : undefined);
+    const kept = new Map<string, string>();
+    for (const row of rows) {
+      const entry = cache.get(row.resource_type, row.id);
+      if (entry?.version === row.version) kept.set(row.id, entry.body);
+    }
+    const lacking = rows.filter((row) => !kept.has(row.id)).map((row) => row.id);
+    const read =
+      lacking.length > 0 ? await readManyVersioned(cache, q.resourceType, lacking, true) : undefined;
+    setWarm(key, lacking.length === 0);
+    const served: ReadRow[] = [];
+    for (const row of rows) {
+      const body = kept.get(row.id);
+      if (body !== undefined) {
+        cache.count(true);
+        served.push({ ...row, body, source: null });
+        continue;
+      }
+      // A row deleted between the two statements is left out of the page.
+      const found = read?.get(row.id);
+      if (found) served.push(found);
+    }
+    return { ...page, rows: served };
+  };
   return {
     /** Runs a whole import in one transaction: it lands completely or not at all. */
     async importAll<T>(work: (writer: ImportWriter) => Promise<T>): Promise<T> {
@@ -452,9 +592,17 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
       return Number((await query.executeTakeFirstOrThrow()).n);
     },
 
+    /** What the body cache has served and holds; undefined without one (SQLite, or turned off). */
+    bodyCacheStats(): BodyCacheStats | undefined {
+      return bodyCache?.stats();
+    },
+
     /** A page of matches in id order, bodies as stored (a RIF claim made at its first read). */
     async search(q: ResourceQuery): Promise<SearchPage> {
-      const { rows, ...page } = await searchResources(db, q, unfiltered(q) ? nextPage : undefined);
+      const { rows, ...page } =
+        bodyCache && !q.taxNumbers
+          ? await cachedPage(bodyCache, q)
+          : await searchResources(db, q, selectBodies, unfiltered(q) ? nextPage : undefined);
       return { ...page, bodies: (await made(rows, q.taxNumbers)).map(({ id, body }) => ({ id, body })) };
     },
 
@@ -464,7 +612,7 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
       id: string,
       options: { taxNumbers?: boolean } = {},
     ): Promise<StoredResource | undefined> {
-      const row = await readOne(resourceType, id);
+      const row = await readOne(resourceType, id, options.taxNumbers);
       return row && storedResource((await made([row], options.taxNumbers))[0]!);
     },
 

@@ -1,0 +1,69 @@
+/**
+ * Resource bodies this process has read from PostgreSQL, each kept under the version of the row it came
+ * from (docs/decisions.md#fhir-body-cache). Every read still asks the database for the row, its owner and
+ * its version; only the body, tens of kilobytes of JSON, is left out of the answer when the version the
+ * process holds is still the row's. A body is therefore never served for a row that changed, was deleted
+ * or belongs to someone else, on whichever instance the change was made.
+ *
+ * The least recently used bodies go first once the kept text passes `maxChars` (JSON is ASCII but for the
+ * odd name, so about one byte per character).
+ */
+export interface CachedBody {
+  version: string;
+  body: string;
+}
+
+export interface BodyCacheStats {
+  hits: number;
+  misses: number;
+  bodies: number;
+  chars: number;
+}
+
+export class BodyCache {
+  private readonly entries = new Map<string, CachedBody>();
+  private chars = 0;
+  private hits = 0;
+  private misses = 0;
+
+  constructor(readonly maxChars: number) {}
+
+  /** The body kept for the resource, whatever its version (the caller compares). */
+  get(resourceType: string, id: string): CachedBody | undefined {
+    const key = `${resourceType}/${id}`;
+    const entry = this.entries.get(key);
+    if (entry) {
+      // Most recently used last: Map keeps insertion order.
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** Counts a body served from the cache (`hit`) or read from the database. */
+  count(hit: boolean): void {
+    if (hit) this.hits += 1;
+    else this.misses += 1;
+  }
+
+  set(resourceType: string, id: string, version: string, body: string): void {
+    if (body.length > this.maxChars) return;
+    const key = `${resourceType}/${id}`;
+    const old = this.entries.get(key);
+    if (old) {
+      this.chars -= old.body.length;
+      this.entries.delete(key);
+    }
+    this.entries.set(key, { version, body });
+    this.chars += body.length;
+    for (const [oldest, entry] of this.entries) {
+      if (this.chars <= this.maxChars) break;
+      this.entries.delete(oldest);
+      this.chars -= entry.body.length;
+    }
+  }
+
+  stats(): BodyCacheStats {
+    return { hits: this.hits, misses: this.misses, bodies: this.entries.size, chars: this.chars };
+  }
+}
