@@ -500,7 +500,12 @@ export async function buildService(
     done();
   });
   const dependencies = { database, ...(redis ? { redis: redis.availability } : {}) };
-  const metrics = createMetrics({ storage, dependencies, planApiPrefix: PLAN_API_PREFIX });
+  const metrics = createMetrics({
+    storage,
+    dependencies,
+    planApiPrefix: PLAN_API_PREFIX,
+    fhirBodyCache: () => fhir.fhir.bodyCacheStats(),
+  });
   metrics.observe(app);
   if (config.metricsToken) registerMetricsRoute(app, metrics, config.metricsToken);
   let draining = false;

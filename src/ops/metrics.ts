@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { BodyCacheStats } from '../fhir/store/body-cache.js';
 import type { App } from '../shared/http.js';
 import type { Availability } from '../storage/availability.js';
 import type { Storage } from '../storage/connect.js';
@@ -9,6 +10,8 @@ export interface MetricsSources {
   dependencies: { database: Availability; redis?: Availability };
   /** Path prefix of the plan API, whose answers are also counted by key id. */
   planApiPrefix: string;
+  /** The FHIR body cache's figures, when the service has one (PostgreSQL). */
+  fhirBodyCache?: () => BodyCacheStats | undefined;
 }
 
 /** Route label of a request that matched no route: one value, never the raw URL (unbounded cardinality). */
@@ -23,7 +26,8 @@ const UNMATCHED = '(unmatched)';
  * - plan-API answers by key id (never the key) and status, and the requests refused over a limit;
  * - plan-data loads (rows and duration of each dataset's latest load; loads run in the CLI's process, so
  *   the database is where the server learns of them);
- * - the PostgreSQL pool's connections, and whether the database and Redis answer.
+ * - the PostgreSQL pool's connections, and whether the database and Redis answer;
+ * - the FHIR body cache's hits, misses and size (PostgreSQL).
  */
 export function createMetrics(sources: MetricsSources) {
   const registry = new Registry();
@@ -87,6 +91,32 @@ export function createMetrics(sources: MetricsSources) {
     });
   }
   registerIngestGauges(registry, sources);
+  const bodyCache = sources.fhirBodyCache;
+  if (bodyCache?.()) {
+    new Counter({
+      name: 'openenroll_fhir_body_cache_reads_total',
+      help: 'FHIR bodies served from the body cache (hit) or read from the database (miss)',
+      labelNames: ['result'] as const,
+      registers: [registry],
+      collect() {
+        const { hits, misses } = bodyCache()!;
+        this.reset();
+        this.inc({ result: 'hit' }, hits);
+        this.inc({ result: 'miss' }, misses);
+      },
+    });
+    new Gauge({
+      name: 'openenroll_fhir_body_cache_size',
+      help: 'FHIR body cache: bodies kept, and their characters (about bytes)',
+      labelNames: ['unit'] as const,
+      registers: [registry],
+      collect() {
+        const { bodies, chars } = bodyCache()!;
+        this.set({ unit: 'bodies' }, bodies);
+        this.set({ unit: 'chars' }, chars);
+      },
+    });
+  }
 
   const tokenOutcome = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const body = request.body as Record<string, unknown> | undefined;

@@ -23,6 +23,7 @@ interface Bundle {
 }
 
 const PID = enrollee(0).patientId;
+const METRICS_TOKEN = 'metrics-scraper-token-body-cache-0123';
 const EOB = 'ExplanationOfBenefit';
 
 let running: CountingService;
@@ -32,7 +33,7 @@ let ids: string[];
 let other: Storage;
 
 before(async () => {
-  running = await startCountingService({ SANDBOX_ENROLLEES: '2' });
+  running = await startCountingService({ SANDBOX_ENROLLEES: '2', METRICS_TOKEN });
   tokens = await issueTokens(running, await createTestApp(running), { enrollee: 0 });
   other = await running.database.open();
   const rows = await running.service.storage.db
@@ -135,6 +136,24 @@ describe('the FHIR body cache', () => {
     assert.equal(second.text, first.text);
     assert.equal(third.text, first.text);
     if (postgres()) assert.equal(stats()!.hits, before!.hits + 1);
+  });
+
+  test('/metrics shows the cache hits, misses and size on PostgreSQL, nothing of it on SQLite', async () => {
+    const response = await fetch(`${running.url}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    const text = await response.text();
+    const value = (series: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+      return line === undefined ? undefined : Number(line.slice(series.length + 1));
+    };
+    const hit = value('openenroll_fhir_body_cache_reads_total{result="hit"}');
+    const bodies = value('openenroll_fhir_body_cache_size{unit="bodies"}');
+    if (!postgres()) return assert.equal(text.includes('openenroll_fhir_body_cache'), false);
+    const { hits, bodies: kept } = stats()!;
+    assert.ok(hit !== undefined && hit >= 1 && hit <= hits, String(hit));
+    assert.ok(bodies !== undefined && bodies >= 1 && bodies <= kept, String(bodies));
+    assert.ok(value('openenroll_fhir_body_cache_reads_total{result="miss"}')! >= 1);
   });
 
   test('a resource another instance replaced is read as it is now', async () => {
