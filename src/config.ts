@@ -381,7 +381,7 @@ export function loadConfig(env: Env = process.env): Config {
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
     dbTokenCommit: oneOf(env, 'DB_TOKEN_COMMIT', ['async', 'flush'], 'async'),
     dbBatch: oneOf(env, 'DB_BATCH', ['on', 'off'], 'on'),
-    fhirBodyCacheMb: integer(env, 'FHIR_BODY_CACHE_MB', 64, 0, 65_536),
+    fhirBodyCacheMb: integer(env, 'FHIR_BODY_CACHE_MB', 64, 0, 4096),
     dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 600_000),
     dbQueryTimeoutMs: integer(env, 'DB_QUERY_TIMEOUT_MS', 10_000, 0, 3_600_000),
     redisCommandTimeoutMs: integer(env, 'REDIS_COMMAND_TIMEOUT_MS', 500, 10, 60_000),

@@ -2,11 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { rifClaimSources } from '../../src/fhir/bfd/claim-source.js';
-import { createFhirStore } from '../../src/fhir/store/resources.js';
+import type { KyselyPlugin } from 'kysely';
+import { BodyCache } from '../../src/fhir/store/body-cache.js';
+import { createFhirStore, type ResourceQuery } from '../../src/fhir/store/resources.js';
 import { eobSearchFacts } from '../../src/fhir/validate.js';
+import { fhirDeps } from '../../src/server.js';
 import type { Storage } from '../../src/storage/connect.js';
 import { startCountingService, type CountingService } from '../helpers/round-trips.js';
-import { createTestApp } from '../helpers/service.js';
+import { createTestApp, onPostgres } from '../helpers/service.js';
 import { enrollee, issueTokens, type TokenBody } from '../helpers/token-calls.js';
 
 /**
@@ -120,9 +123,27 @@ test('FHIR_BODY_CACHE_MB is 64 unless set; 0 turns the cache off; other values a
 });
 
 describe('the FHIR body cache', () => {
-  test('SQLite has none; PostgreSQL has one by default', () => {
+  test('SQLite has none; PostgreSQL has one by default, and none with FHIR_BODY_CACHE_MB=0', async () => {
     if (postgres()) assert.ok(stats());
     else assert.equal(stats(), undefined);
+    const { storage, deps } = running.service;
+    assert.equal(fhirDeps(storage, deps, 1).fhir.bodyCacheStats() !== undefined, postgres());
+    const none = fhirDeps(storage, deps, 0).fhir;
+    assert.equal(none.bodyCacheStats(), undefined);
+    // Without a cache the reads and pages are as before.
+    assert.equal((await none.findResource(EOB, ids[0]!))?.id, ids[0]);
+    const page = await none.search({
+      resourceType: EOB,
+      patientId: PID,
+      lastUpdated: [],
+      serviceDate: [],
+      offset: 0,
+      limit: 3,
+    });
+    assert.deepEqual(
+      page.bodies.map((b) => b.id),
+      ids.slice(0, 3),
+    );
   });
 
   test('a read of an unchanged resource is served from the cache, the same body', async () => {
@@ -206,4 +227,69 @@ describe('the FHIR body cache', () => {
     // And the walk after it, warm again, agrees.
     assert.deepEqual([...(await walk(5)).bodies], [...bodies]);
   });
+
+  test(
+    'a row changed between a warm page and the read of its body is not served unless it still matches',
+    { skip: !onPostgres && 'the body cache is PostgreSQL only' },
+    async () => {
+      // The store over a handle that runs `between` right after a page's facts statement has answered.
+      let between: (() => Promise<void>) | undefined;
+      const hook: KyselyPlugin = {
+        transformQuery: ({ node }) => node,
+        async transformResult({ result }) {
+          const first = result.rows[0];
+          if (between && first && 'version' in first && !('body' in first)) {
+            const run = between;
+            between = undefined;
+            await run();
+          }
+          return result;
+        },
+      };
+      const cache = new BodyCache(50_000_000);
+      const store = createFhirStore(running.service.storage.db.withPlugin(hook), rifClaimSources, {
+        bodyCache: cache,
+      });
+      const query = (extra: Partial<ResourceQuery> = {}): ResourceQuery => ({
+        resourceType: EOB,
+        patientId: PID,
+        lastUpdated: [],
+        serviceDate: [],
+        offset: 0,
+        limit: 5,
+        ...extra,
+      });
+      const pageIds = async (extra?: Partial<ResourceQuery>) =>
+        (await store.search(query(extra))).bodies.map((b) => b.id);
+      const warmUp = async () => {
+        for (let i = 0; i < 3; i++) await pageIds();
+        const before = cache.stats().hits;
+        assert.deepEqual(await pageIds(), ids.slice(0, 5));
+        assert.equal(cache.stats().hits, before + 5, 'the patient is warm: every body of the page was kept');
+      };
+      const target = ids[2]!;
+      const onOther = () =>
+        other.db.updateTable('fhir_resources').where('resource_type', '=', EOB).where('id', '=', target);
+
+      await warmUp();
+      // Changed since it was kept, so the warm page must read its body; meanwhile it moves to another patient.
+      await replaceOnOtherInstance(target, 'active');
+      between = async () => {
+        await onOther().set({ patient_id: 'someone-else' }).execute();
+      };
+      assert.deepEqual(await pageIds(), ids.filter((id) => id !== target).slice(0, 5));
+      assert.equal(between, undefined, 'the change ran between the statements');
+
+      // Back to the patient; warm again; then marked SAMHSA-sensitive in between, under excludeSAMHSA.
+      await replaceOnOtherInstance(target, 'active');
+      await warmUp();
+      await replaceOnOtherInstance(target, 'active');
+      between = async () => {
+        await onOther().set({ samhsa: 1 }).execute();
+      };
+      assert.deepEqual(await pageIds({ excludeSamhsa: true }), ids.filter((id) => id !== target).slice(0, 5));
+      assert.equal(between, undefined, 'the change ran between the statements');
+      await onOther().set({ samhsa: 0 }).execute();
+    },
+  );
 });

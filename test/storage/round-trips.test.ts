@@ -6,6 +6,7 @@ import { startCountingService, type CountingService } from '../helpers/round-tri
 import { createTestApp, onPostgres } from '../helpers/service.js';
 import { consent, exchange, issueTokens, refresh, type TokenBody } from '../helpers/token-calls.js';
 import { ACCESS_LEASE_MS } from '../../src/auth/store/access-contexts.js';
+import { APP_LEASE_MS } from '../../src/auth/store/apps.js';
 import { KEY_LEASE_MS } from '../../src/plans/store/api-keys.js';
 
 /**
@@ -93,31 +94,44 @@ describe('statements per request on the hot paths', () => {
     assert.equal((await refresh(running.url, apps[3]!, current[3])).status, 200);
   });
 
-  test('a code exchange (with an ID token) is two reads and one call (PostgreSQL) or transaction', async () => {
+  test('a code exchange (with an ID token) is a read and one call (PostgreSQL) or transaction', async () => {
     const app = await createTestApp(running);
     // A first exchange signs with a key generated then; a refresh just before the counted exchange signs
     // too, so the exchange finds the key set kept (a lease of seconds, auth/store/signing-keys.ts).
-    const first = await issueTokens(running, app, { enrollee: 2 });
-    const flow = await consent(running, app, { enrollee: 2 });
-    assert.equal((await refresh(running.url, app, first.refresh_token)).status, 200);
-    const { result, statements, handles } = await running.statementsDuring(() =>
-      exchange(running.url, app, flow),
-    );
+    let current = (await issueTokens(running, app, { enrollee: 2 })).refresh_token;
+    const counted = async () => {
+      // The consent reads the client's row, which the exchange finds kept (a lease on PostgreSQL,
+      // auth/store/apps.ts; on SQLite until another connection commits).
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const started = performance.now();
+        const flow = await consent(running, app, { enrollee: 2 });
+        const refreshed = await refresh(running.url, app, current);
+        assert.equal(refreshed.status, 200, refreshed.text);
+        const exchanged = await running.statementsDuring(() => exchange(running.url, app, flow));
+        // The exchange replaced the pair's family: its refresh token is the one to use next.
+        current = (exchanged.result.body as TokenBody).refresh_token;
+        if (performance.now() - started < APP_LEASE_MS) return exchanged;
+      }
+      throw new Error(
+        `no consent and exchange within ${APP_LEASE_MS} ms in 20 attempts: the machine is too slow`,
+      );
+    };
+    const { result, statements, handles } = await counted();
     assert.equal(result.status, 200, result.text);
     assert.ok((result.body as TokenBody).id_token, 'the scope holds openid: an ID token was signed');
-    // The client's row, then the code with its enrollee and grant; then the grant locked and the code spent,
-    // and the pair's family replaced: one call of a function on PostgreSQL (migration 0017), a transaction
-    // run in process on SQLite, which also keeps the client's row between writes.
+    // The code with its enrollee and grant; then the grant locked and the code spent, and the pair's family
+    // replaced: one call of a function on PostgreSQL (migration 0017), a transaction run in process on
+    // SQLite.
     const expected = onPostgres
-      ? ['select', 'select', 'select']
+      ? ['select', 'select']
       : ['select', 'begin', 'with', 'update', 'insert', 'commit'];
     assert.deepEqual(
       statements.map((s) => s.split(/\s+/)[0]!.toLowerCase()),
       expected,
       statements.join('\n'),
     );
-    // The reads through the main pool; the transaction that redeems the code through the token writes' one.
-    assert.deepEqual(handles, onPostgres ? ['db', 'db', 'tokens'] : expected.map(() => 'db'));
+    // The read through the main pool; the call that redeems the code through the token writes' one.
+    assert.deepEqual(handles, onPostgres ? ['db', 'tokens'] : expected.map(() => 'db'));
   });
 
   test('a data request with a token just used sends only its read (the token family is kept)', async () => {

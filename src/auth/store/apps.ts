@@ -80,12 +80,20 @@ function duplicateName(error: unknown, name: string): Error {
 }
 
 /**
+ * How long an instance on PostgreSQL answers from an app's row it read (docs/decisions.md#kept-reads-on-postgresql):
+ * a change to an app — deactivated, deleted, a new secret, new redirect URIs — is confirmed only after it.
+ * At hundreds of code exchanges a second per app, the app is then read about twice a second per instance.
+ */
+export const APP_LEASE_MS = 500;
+
+/**
  * OAuth clients. Every token request looks its client up: the rows read are kept between writes
- * (storage/kept-reads.ts), so an app deactivated or deleted by the CLI or another instance is refused from
- * the next request on. `apps` is written only through this store, and each write here forgets what was kept.
+ * (storage/kept-reads.ts): on SQLite until another connection commits, on PostgreSQL for APP_LEASE_MS, which
+ * each change here waits out before it returns. So an app deactivated or deleted by the CLI or another
+ * instance is refused from the moment the change is confirmed. `apps` is written only through this store.
  */
 export function createAppStore(db: Kysely<Database>, changeCounter?: () => number) {
-  const kept = keptReads<ClientApp | undefined>(db, 'apps', changeCounter);
+  const kept = keptReads<ClientApp | undefined>(db, 'apps', changeCounter, { leaseMs: APP_LEASE_MS });
   // A Bearer check's kept context holds its app's name and whether it is active (access-contexts.ts).
   const contexts = keptAccessContexts<unknown>(db, changeCounter);
   const findById = preparedQuery<'clientId', Selectable<AppsTable>>(db, (p) =>
@@ -153,8 +161,7 @@ export function createAppStore(db: Kysely<Database>, changeCounter?: () => numbe
         .set({ active: active ? 1 : 0, updated_at: now })
         .where('client_id', '=', clientId)
         .executeTakeFirst();
-      kept.forget();
-      await contexts.written();
+      await Promise.all([kept.written(), contexts.written()]);
       return result.numUpdatedRows > 0n;
     },
 
@@ -186,12 +193,13 @@ export function createAppStore(db: Kysely<Database>, changeCounter?: () => numbe
           })
           .where('client_id', '=', clientId)
           .executeTakeFirst();
+        contexts.forget();
+        await kept.written();
         return result.numUpdatedRows > 0n;
       } catch (error) {
-        throw duplicateName(error, details.name);
-      } finally {
         kept.forget();
         contexts.forget();
+        throw duplicateName(error, details.name);
       }
     },
 
@@ -202,7 +210,7 @@ export function createAppStore(db: Kysely<Database>, changeCounter?: () => numbe
         .set({ client_secret_hash: hash, updated_at: now })
         .where('client_id', '=', clientId)
         .executeTakeFirst();
-      kept.forget();
+      await kept.written();
       return result.numUpdatedRows > 0n;
     },
 
@@ -219,16 +227,15 @@ export function createAppStore(db: Kysely<Database>, changeCounter?: () => numbe
         .where('client_id', '=', clientId)
         .where('review_status', 'in', [...from])
         .executeTakeFirst();
-      kept.forget();
+      await kept.written();
       return result.numUpdatedRows > 0n;
     },
 
     /** Deletes the app; its codes, grants and tokens go with it (foreign keys cascade). */
     async deleteApp(clientId: string): Promise<boolean> {
       const result = await db.deleteFrom('apps').where('client_id', '=', clientId).executeTakeFirst();
-      kept.forget();
-      // Its tokens went with it: answered once no instance can still admit them.
-      await contexts.written();
+      // It and its tokens are gone: answered once no instance can still admit them.
+      await Promise.all([kept.written(), contexts.written()]);
       return result.numDeletedRows > 0n;
     },
   };

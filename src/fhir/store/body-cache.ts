@@ -47,13 +47,13 @@ export class BodyCache {
   }
 
   set(resourceType: string, id: string, version: string, body: string): void {
-    if (body.length > this.maxChars) return;
     const key = `${resourceType}/${id}`;
     const old = this.entries.get(key);
     if (old) {
       this.chars -= old.body.length;
       this.entries.delete(key);
     }
+    if (body.length > this.maxChars) return;
     this.entries.set(key, { version, body });
     this.chars += body.length;
     for (const [oldest, entry] of this.entries) {

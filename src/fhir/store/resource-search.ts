@@ -147,8 +147,9 @@ export const PAGE_COLUMNS = [
 
 /**
  * What a page reads when its bodies come from the process's body cache (body-cache.ts): the row's facts and
- * its version, PostgreSQL's `xmin` (the transaction that wrote this version of the row; any update or a
- * delete and insert gives a new one).
+ * its version. The version is PostgreSQL's `xmin` (the transaction that wrote this version of the row: any
+ * update, or a delete and insert, gives a new one) with the database server's start time, so that ids
+ * issued again after a restore or a failover to a standby cannot match a body kept from before.
  */
 export const PAGE_FACTS = [
   'resource_type',
@@ -158,7 +159,10 @@ export const PAGE_FACTS = [
   'last_updated',
 ] as const satisfies readonly (keyof ReadRow)[];
 
-export const ROW_VERSION = sql<string>`xmin::text`.as('version');
+/** The version of a `fhir_resources` row (see PAGE_FACTS), as SQL over that table. */
+export const VERSION_SQL = sql<string>`(fhir_resources.xmin::text || '@' || extract(epoch from pg_postmaster_start_time())::text)`;
+
+export const ROW_VERSION = VERSION_SQL.as('version');
 
 /** A page's row without its body: see PAGE_FACTS. */
 export type FactsRow = Pick<ReadRow, (typeof PAGE_FACTS)[number]> & { version: string };

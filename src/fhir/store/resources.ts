@@ -13,12 +13,14 @@ import {
   PAGE_COLUMNS,
   PAGE_FACTS,
   ROW_VERSION,
+  VERSION_SQL,
   searchResources,
   selectBodies,
   selectFacts,
   selectVersionedBodies,
   unfiltered,
   type NextPage,
+  type FactsRow,
   type PageSelect,
   type ResourceQuery,
   type SearchPage,
@@ -364,7 +366,10 @@ async function withBodies<R extends ReadRow>(
   return rows;
 }
 
-/** Stores the bodies made of `rows` where none is stored yet, one statement per type and slice. */
+/**
+ * Stores the bodies made of `rows` where none is stored yet, one statement per type and slice, each only over
+ * the source it was made from: a claim a load replaced meanwhile keeps its new source, to be made anew.
+ */
 async function storeBodies(db: Kysely<Database>, rows: readonly ReadRow[]): Promise<void> {
   const byType = new Map<string, ReadRow[]>();
   for (const row of rows) byType.set(row.resource_type, [...(byType.get(row.resource_type) ?? []), row]);
@@ -384,6 +389,12 @@ async function storeBodies(db: Kysely<Database>, rows: readonly ReadRow[]): Prom
           slice.map((r) => r.id),
         )
         .where('body', '=', '')
+        .where(
+          sql<boolean>`case ${sql.ref('id')} ${sql.join(
+            slice.map((r) => sql`when ${r.id} then ${sql.ref('source')} = ${r.source}`),
+            sql` `,
+          )} else false end`,
+        )
         .execute();
     }
   }
@@ -436,7 +447,7 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
   const readVersioned = preparedQuery<'type' | 'ids' | 'known', VersionedRow>(
     db,
     (param) => {
-      const kept = sql<boolean>`xmin::text = (${param('known')}::text[])[array_position(${param('ids')}::text[], id)]`;
+      const kept = sql<boolean>`${VERSION_SQL} = (${param('known')}::text[])[array_position(${param('ids')}::text[], id)]`;
       return db
         .selectFrom('fhir_resources')
         .select([
@@ -449,6 +460,20 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
         .where('resource_type', '=', param('type'))
         .where(sql<boolean>`id = any(${param('ids')})`);
     },
+    NAMED,
+  );
+  // The rows of a page whose bodies the cache lacks, each only at the version the page's statement saw.
+  const readAtVersions = preparedQuery<'type' | 'ids' | 'versions', ReadRow>(
+    db,
+    (param) =>
+      db
+        .selectFrom('fhir_resources')
+        .select(PAGE_COLUMNS)
+        .where('resource_type', '=', param('type'))
+        .where(sql<boolean>`id = any(${param('ids')})`)
+        .where(
+          sql<boolean>`${VERSION_SQL} = (${param('versions')}::text[])[array_position(${param('ids')}::text[], id)]`,
+        ),
     NAMED,
   );
   /** Reads `ids` of `type`, each body from the cache where its version is the row's (`fresh`: none). */
@@ -537,48 +562,64 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
     warm.set(key, value);
     if (warm.size > WARM_PATIENTS) warm.delete(warm.keys().next().value!);
   };
-  const cachedPage = async (cache: BodyCache, q: ResourceQuery) => {
-    const key = `${q.resourceType}/${q.patientId}`;
-    const next = unfiltered(q);
-    if (!warm.get(key)) {
-      const { rows, ...page } = await searchResources(
-        db,
-        q,
-        selectVersionedBodies,
-        next ? nextVersioned : undefined,
-      );
-      let allKept = rows.length > 0;
-      for (const { version, ...row } of rows) {
-        if (cache.get(row.resource_type, row.id)?.version !== version) allKept = false;
-        cache.count(false);
-        if (row.body !== '') cache.set(row.resource_type, row.id, version, row.body);
-      }
-      setWarm(key, allKept);
-      return { ...page, rows };
+  /** A page read with its bodies and their versions in one statement, as without the cache; kept. */
+  const pageWithBodies = async (cache: BodyCache, q: ResourceQuery, warmKey: string) => {
+    const { rows, ...page } = await searchResources(
+      db,
+      q,
+      selectVersionedBodies,
+      unfiltered(q) ? nextVersioned : undefined,
+    );
+    let allKept = rows.length > 0;
+    const plain: ReadRow[] = [];
+    for (const { version, ...row } of rows) {
+      if (cache.get(row.resource_type, row.id)?.version !== version) allKept = false;
+      cache.count(false);
+      if (row.body !== '') cache.set(row.resource_type, row.id, version, row.body);
+      plain.push(row);
     }
-    const { rows, ...page } = await searchResources(db, q, selectFacts, next ? nextFacts : undefined);
-    const kept = new Map<string, string>();
+    setWarm(warmKey, allKept);
+    return { ...page, rows: plain };
+  };
+  /**
+   * A page whose patient was warm: its rows' facts and versions, the bodies kept at those versions, and
+   * those it lacks read at exactly the versions the first statement saw (so each body is of the row that
+   * statement found to be the patient's and to pass the search's filters). When a row changed or went in
+   * between, the page is read again in one statement with its bodies.
+   */
+  const cachedPage = async (cache: BodyCache, q: ResourceQuery) => {
+    const warmKey = `${q.resourceType}/${q.patientId}`;
+    if (!warm.get(warmKey)) return pageWithBodies(cache, q, warmKey);
+    const { rows, ...page } = await searchResources(
+      db,
+      q,
+      selectFacts,
+      unfiltered(q) ? nextFacts : undefined,
+    );
+    const served = new Map<string, ReadRow>();
+    const lacking: FactsRow[] = [];
     for (const row of rows) {
       const entry = cache.get(row.resource_type, row.id);
-      if (entry?.version === row.version) kept.set(row.id, entry.body);
+      if (entry?.version === row.version) served.set(row.id, { ...row, body: entry.body, source: null });
+      else lacking.push(row);
     }
-    const lacking = rows.filter((row) => !kept.has(row.id)).map((row) => row.id);
-    const read =
-      lacking.length > 0 ? await readManyVersioned(cache, q.resourceType, lacking, true) : undefined;
-    setWarm(key, lacking.length === 0);
-    const served: ReadRow[] = [];
-    for (const row of rows) {
-      const body = kept.get(row.id);
-      if (body !== undefined) {
-        cache.count(true);
-        served.push({ ...row, body, source: null });
-        continue;
+    if (lacking.length > 0) {
+      const { rows: read } = await readAtVersions({
+        type: q.resourceType,
+        ids: lacking.map((row) => row.id),
+        versions: lacking.map((row) => row.version),
+      });
+      if (read.length < lacking.length) return pageWithBodies(cache, q, warmKey);
+      const versions = new Map(lacking.map((row) => [row.id, row.version]));
+      for (const row of read) {
+        cache.count(false);
+        if (row.body !== '') cache.set(row.resource_type, row.id, versions.get(row.id)!, row.body);
+        served.set(row.id, row);
       }
-      // A row deleted between the two statements is left out of the page.
-      const found = read?.get(row.id);
-      if (found) served.push(found);
     }
-    return { ...page, rows: served };
+    for (let i = 0; i < rows.length - lacking.length; i++) cache.count(true);
+    setWarm(warmKey, lacking.length === 0);
+    return { ...page, rows: rows.map((row) => served.get(row.id)!) };
   };
   return {
     /** Runs a whole import in one transaction: it lands completely or not at all. */
