@@ -160,7 +160,8 @@ export const PAGE_FACTS = [
 ] as const satisfies readonly (keyof ReadRow)[];
 
 /** The version of a `fhir_resources` row (see PAGE_FACTS), as SQL over that table. */
-export const VERSION_SQL = sql<string>`(fhir_resources.xmin::text || '@' || extract(epoch from pg_postmaster_start_time())::text)`;
+// The start time as a subquery of its own, which PostgreSQL evaluates once per statement (an InitPlan).
+export const VERSION_SQL = sql<string>`(fhir_resources.xmin::text || '@' || (select extract(epoch from pg_postmaster_start_time())::text))`;
 
 export const ROW_VERSION = VERSION_SQL.as('version');
 
