@@ -5,9 +5,9 @@ import { rifClaimSources } from '../../src/fhir/bfd/claim-source.js';
 import type { KyselyPlugin } from 'kysely';
 import { BodyCache } from '../../src/fhir/store/body-cache.js';
 import { createFhirStore, type ResourceQuery } from '../../src/fhir/store/resources.js';
-import { eobSearchFacts } from '../../src/fhir/validate.js';
 import { fhirDeps } from '../../src/server.js';
 import type { Storage } from '../../src/storage/connect.js';
+import { minimalEob } from '../helpers/minimal-eob.js';
 import { startCountingService, type CountingService } from '../helpers/round-trips.js';
 import { createTestApp, onPostgres } from '../helpers/service.js';
 import { enrollee, issueTokens, type TokenBody } from '../helpers/token-calls.js';
@@ -84,32 +84,8 @@ async function walk(
 
 /** Replaces a claim as another instance's `fhir import` would: a new body, stored whole. */
 async function replaceOnOtherInstance(id: string, status: string): Promise<void> {
-  const body = {
-    resourceType: EOB,
-    id,
-    meta: { versionId: '2' },
-    identifier: [{ system: 'https://payer.example/claims', value: id }],
-    status,
-    type: {
-      coding: [{ system: 'https://bluebutton.cms.gov/resources/codesystem/eob-type', code: 'CARRIER' }],
-    },
-    use: 'claim',
-    patient: { reference: `Patient/${PID}` },
-    billablePeriod: { start: '2024-02-01' },
-    outcome: 'complete',
-  };
   await createFhirStore(other.db, rifClaimSources).importAll((writer) =>
-    writer.upsert([
-      {
-        resourceType: EOB,
-        id,
-        patientId: PID,
-        eobType: 'carrier',
-        lastUpdated: running.clock.now(),
-        body: JSON.stringify(body),
-        ...eobSearchFacts(body),
-      },
-    ]),
+    writer.upsert([minimalEob(id, PID, running.clock.now(), { status, versionId: '2' })]),
   );
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { eobSearchFacts } from '../../src/fhir/validate.js';
+import { minimalEob } from '../helpers/minimal-eob.js';
 import { startCountingService, type CountingService } from '../helpers/round-trips.js';
 import { createTestApp } from '../helpers/service.js';
 import { enrollee, issueTokens, type TokenBody } from '../helpers/token-calls.js';
@@ -86,32 +86,8 @@ async function walk(
 
 /** A minimal ExplanationOfBenefit of the patient, stored as `fhir import` stores one. */
 async function storeClaim(id: string): Promise<void> {
-  const body = {
-    resourceType: EOB,
-    id,
-    meta: { versionId: '1' },
-    identifier: [{ system: 'https://payer.example/claims', value: id }],
-    status: 'active',
-    type: {
-      coding: [{ system: 'https://bluebutton.cms.gov/resources/codesystem/eob-type', code: 'CARRIER' }],
-    },
-    use: 'claim',
-    patient: { reference: `Patient/${PID}` },
-    billablePeriod: { start: '2024-02-01' },
-    outcome: 'complete',
-  };
   await running.service.fhir.fhir.importAll((writer) =>
-    writer.upsert([
-      {
-        resourceType: EOB,
-        id,
-        patientId: PID,
-        eobType: 'carrier',
-        lastUpdated: running.clock.now(),
-        body: JSON.stringify(body),
-        ...eobSearchFacts(body),
-      },
-    ]),
+    writer.upsert([minimalEob(id, PID, running.clock.now())]),
   );
 }
 
