@@ -178,10 +178,7 @@ export const selectVersionedBodies: PageSelect<ReadRow & { version: string }> = 
 
 /** The rows of `q`'s resource type and patient that every filter of `q` accepts. */
 function matching(db: Kysely<Database>, q: ResourceQuery): Filter {
-  let where: Filter = db
-    .selectFrom('fhir_resources')
-    .where('resource_type', '=', q.resourceType)
-    .where('patient_id', '=', q.patientId);
+  let where = byPatient(db, q.resourceType, q.patientId);
   for (const interval of q.lastUpdated) where = within(where, 'last_updated', interval);
   for (const interval of q.serviceDate) where = within(where, 'service_date', interval);
   if (q.eobTypes && q.eobTypes.length > 0) where = where.where('eob_type', 'in', q.eobTypes);
@@ -200,14 +197,49 @@ function matching(db: Kysely<Database>, q: ResourceQuery): Filter {
  * links costs the same on the hundredth page as on the first, and a resource stored between two pages is
  * neither skipped nor served twice (docs/decisions.md#fhir-paging).
  */
-/** The rows (up to `limit` + 1) after the id `after` of a search with no filter, by a prepared statement. */
-export type NextPage<R = ReadRow> = (q: ResourceQuery, after: string) => Promise<R[]>;
+/**
+ * The pages of a search with no filter but its type and patient, by prepared statements (parsed and planned
+ * once per connection on PostgreSQL): the rows (up to `limit` + 1) after an id, and the rows from
+ * `offset` with the count of all matches.
+ */
+export interface PreparedPages<R> {
+  after(q: ResourceQuery, after: string): Promise<R[]>;
+  countedAt(q: ResourceQuery): Promise<(R & { total: number | string | null })[]>;
+}
+
+/** A search with no filter but its type and patient (`type` and `patient` may be prepared parameters). */
+export function byPatient(db: Kysely<Database>, type: string, patient: string): Filter {
+  return db.selectFrom('fhir_resources').where('resource_type', '=', type).where('patient_id', '=', patient);
+}
+
+/**
+ * Up to `limit` matches of `where` from `offset` on in id order, and the count of all of them as `total`, in
+ * one statement. The skipped matches are walked by id alone (on the page index, without their rows where
+ * the filters allow), and only the page's rows are read: the database never carries the bodies of the
+ * rows it skips through a sort.
+ */
+export function countedPageAt<R>(
+  db: Kysely<Database>,
+  where: Filter,
+  pick: PageSelect<R>,
+  type: string,
+  limit: number,
+  offset: number,
+) {
+  const ids = where.select('id').orderBy('id').limit(limit).offset(offset);
+  return pick(db.selectFrom('fhir_resources'))
+    .where('resource_type', '=', type)
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .limit(limit)
+    .select(where.select((eb) => eb.fn.countAll<number | string>().as('n')).as('total'));
+}
 
 export async function searchResources<R>(
   db: Kysely<Database>,
   q: ResourceQuery,
   pick: PageSelect<R>,
-  nextPage?: NextPage<R>,
+  prepared?: PreparedPages<R>,
 ): Promise<Omit<SearchPage, 'bodies'> & { rows: R[] }> {
   const where = matching(db, q);
   const count = () => where.select((eb) => eb.fn.countAll<number | string>().as('n'));
@@ -217,24 +249,23 @@ export async function searchResources<R>(
   const backward = seek?.direction === 'before';
   let page = pick(where);
   if (seek?.id !== undefined) page = page.where('id', backward ? '<' : '>', seek.id);
-  if (!seek && q.offset > 0) {
-    // The skipped matches are walked by id alone (on the page index, without their rows where the
-    // filters allow), and only the page's rows are read: the database never carries the bodies of the
-    // rows it skips through a sort.
-    const ids = where
-      .select('id')
-      .orderBy('id')
-      .limit(q.limit + 1)
-      .offset(q.offset);
-    page = pick(db.selectFrom('fhir_resources'))
-      .where('resource_type', '=', q.resourceType)
-      .where('id', 'in', ids);
-  }
   page = page.orderBy('id', backward ? 'desc' : 'asc').limit(q.limit + 1);
-  const counted = q.total === undefined ? await page.select(count().as('total')).execute() : undefined;
+  let counted: (R & { total: number | string | null })[] | undefined;
+  if (q.total === undefined && !seek) {
+    counted = prepared
+      ? await prepared.countedAt(q)
+      : await countedPageAt(db, where, pick, q.resourceType, q.limit + 1, q.offset).execute();
+  } else if (q.total === undefined) {
+    counted = await page.select(count().as('total')).execute();
+  }
   const after = seek?.direction === 'after' ? seek.id : undefined;
   const found: R[] =
-    counted ?? (nextPage && after !== undefined ? await nextPage(q, after) : await page.execute());
+    counted ??
+    (prepared && after !== undefined
+      ? await prepared.after(q, after)
+      : !seek && q.offset > 0
+        ? await countedPageAt(db, where, pick, q.resourceType, q.limit + 1, q.offset).execute()
+        : await page.execute());
   const total = q.total ?? (counted?.[0] ? Number(counted[0].total) : await countAll());
   const more = found.length > q.limit;
   const rows = found.slice(0, q.limit);

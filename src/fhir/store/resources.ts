@@ -13,13 +13,15 @@ import {
   PAGE_COLUMNS,
   PAGE_FACTS,
   ROW_VERSION,
+  byPatient,
+  countedPageAt,
   VERSION_SQL,
   searchResources,
   selectBodies,
   selectFacts,
   selectVersionedBodies,
   unfiltered,
-  type NextPage,
+  type PreparedPages,
   type FactsRow,
   type PageSelect,
   type ResourceQuery,
@@ -529,27 +531,47 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
     const row = await reader(id);
     return row && { ...row };
   };
-  /** The page after an id, as one prepared statement, with the columns `pick` selects. */
-  const pageAfterBy = <R>(pick: PageSelect<R>): NextPage<R> => {
+  /** The pages of a search with no filter as prepared statements, with the columns `pick` selects. */
+  const preparedPagesBy = <R>(pick: PageSelect<R>): PreparedPages<R> => {
     const pageAfter = preparedQuery<'type' | 'patient' | 'after' | 'limit', R>(
       db,
       (param) =>
-        pick(db.selectFrom('fhir_resources'))
-          .where('resource_type', '=', param('type'))
-          .where('patient_id', '=', param('patient'))
+        pick(byPatient(db, param('type'), param('patient')))
           .where('id', '>', param('after'))
           .orderBy('id')
           .limit(param('limit')),
       NAMED,
     );
-    return (q, after) =>
-      pageAfter({ type: q.resourceType, patient: q.patientId, after, limit: q.limit + 1 }).then(
-        (r) => r.rows,
-      );
+    const pageAt = preparedQuery<
+      'type' | 'patient' | 'limit' | 'offset',
+      R & { total: number | string | null }
+    >(
+      db,
+      (param) =>
+        countedPageAt(
+          db,
+          byPatient(db, param('type'), param('patient')),
+          pick,
+          param('type'),
+          param('limit'),
+          param('offset'),
+        ),
+      NAMED,
+    );
+    return {
+      after: (q, after) =>
+        pageAfter({ type: q.resourceType, patient: q.patientId, after, limit: q.limit + 1 }).then(
+          (r) => r.rows,
+        ),
+      countedAt: (q) =>
+        pageAt({ type: q.resourceType, patient: q.patientId, limit: q.limit + 1, offset: q.offset }).then(
+          (r) => r.rows,
+        ),
+    };
   };
-  const nextPage = pageAfterBy(selectBodies);
-  const nextFacts = pageAfterBy(selectFacts);
-  const nextVersioned = pageAfterBy(selectVersionedBodies);
+  const bodyPages = preparedPagesBy(selectBodies);
+  const factPages = preparedPagesBy(selectFacts);
+  const versionedPages = preparedPagesBy(selectVersionedBodies);
   /**
    * Per patient and resource type, whether the last page this process served of them found every body in
    * the cache: then the next page reads only its rows' facts and versions, and the bodies it lacks by id.
@@ -568,7 +590,7 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
       db,
       q,
       selectVersionedBodies,
-      unfiltered(q) ? nextVersioned : undefined,
+      unfiltered(q) ? versionedPages : undefined,
     );
     let allKept = rows.length > 0;
     const plain: ReadRow[] = [];
@@ -594,7 +616,7 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
       db,
       q,
       selectFacts,
-      unfiltered(q) ? nextFacts : undefined,
+      unfiltered(q) ? factPages : undefined,
     );
     const served = new Map<string, ReadRow>();
     const lacking: FactsRow[] = [];
@@ -643,7 +665,7 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
       const { rows, ...page } =
         bodyCache && !q.taxNumbers
           ? await cachedPage(bodyCache, q)
-          : await searchResources(db, q, selectBodies, unfiltered(q) ? nextPage : undefined);
+          : await searchResources(db, q, selectBodies, unfiltered(q) ? bodyPages : undefined);
       return { ...page, bodies: (await made(rows, q.taxNumbers)).map(({ id, body }) => ({ id, body })) };
     },
 
