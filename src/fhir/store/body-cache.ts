@@ -40,10 +40,10 @@ export class BodyCache {
     return entry;
   }
 
-  /** Counts a body served from the cache (`hit`) or read from the database. */
-  count(hit: boolean): void {
-    if (hit) this.hits += 1;
-    else this.misses += 1;
+  /** Counts `n` bodies served from the cache (`hit`) or read from the database. */
+  count(hit: boolean, n = 1): void {
+    if (hit) this.hits += n;
+    else this.misses += n;
   }
 
   set(resourceType: string, id: string, version: string, body: string): void {

@@ -159,11 +159,18 @@ export const PAGE_FACTS = [
   'last_updated',
 ] as const satisfies readonly (keyof ReadRow)[];
 
-/** The version of a `fhir_resources` row (see PAGE_FACTS), as SQL over that table. */
-// The start time as a subquery of its own, which PostgreSQL evaluates once per statement (an InitPlan).
-export const VERSION_SQL = sql<string>`(fhir_resources.xmin::text || '@' || (select extract(epoch from pg_postmaster_start_time())::text))`;
+/**
+ * The version of a `fhir_resources` row (see PAGE_FACTS), as SQL over that table. The start time is a
+ * subquery of its own, which PostgreSQL evaluates once per statement (an InitPlan).
+ */
+const VERSION_SQL = sql<string>`(fhir_resources.xmin::text || '@' || (select extract(epoch from pg_postmaster_start_time())::text))`;
 
 export const ROW_VERSION = VERSION_SQL.as('version');
+
+/** Whether the row's version is the one `versions` gives for its id in `ids` (parallel text arrays). */
+export function versionIsGiven(ids: unknown, versions: unknown) {
+  return sql<boolean>`${VERSION_SQL} = (${versions}::text[])[array_position(${ids}::text[], id)]`;
+}
 
 /** A page's row without its body: see PAGE_FACTS. */
 export type FactsRow = Pick<ReadRow, (typeof PAGE_FACTS)[number]> & { version: string };
@@ -189,14 +196,6 @@ function matching(db: Kysely<Database>, q: ResourceQuery): Filter {
   return where;
 }
 
-/**
- * A page of matching resources (in id order, bodies as stored) and how many match in all, in one statement:
- * the page reads one row past its end, which says whether more follow, and carries the count of the matches
- * (a subquery the database runs once) unless the caller knows it. A page that starts from a match's id
- * seeks on the page index (`resource_type, patient_id, id`) instead of skipping rows, so following the
- * links costs the same on the hundredth page as on the first, and a resource stored between two pages is
- * neither skipped nor served twice (docs/decisions.md#fhir-paging).
- */
 /**
  * The pages of a search with no filter but its type and patient, by prepared statements (parsed and planned
  * once per connection on PostgreSQL): the rows (up to `limit` + 1) after an id, and the rows from
@@ -235,6 +234,14 @@ export function countedPageAt<R>(
     .select(where.select((eb) => eb.fn.countAll<number | string>().as('n')).as('total'));
 }
 
+/**
+ * A page of matching resources (in id order, bodies as stored) and how many match in all, in one statement:
+ * the page reads one row past its end, which says whether more follow, and carries the count of the matches
+ * (a subquery the database runs once) unless the caller knows it. A page that starts from a match's id
+ * seeks on the page index (`resource_type, patient_id, id`) instead of skipping rows, so following the
+ * links costs the same on the hundredth page as on the first, and a resource stored between two pages is
+ * neither skipped nor served twice (docs/decisions.md#fhir-paging).
+ */
 export async function searchResources<R>(
   db: Kysely<Database>,
   q: ResourceQuery,
@@ -250,8 +257,10 @@ export async function searchResources<R>(
   let page = pick(where);
   if (seek?.id !== undefined) page = page.where('id', backward ? '<' : '>', seek.id);
   page = page.orderBy('id', backward ? 'desc' : 'asc').limit(q.limit + 1);
+  // A page by offset (`startIndex`, and a search's first page) always counts: its total is only known
+  // beforehand from a cursor, which seeks.
   let counted: (R & { total: number | string | null })[] | undefined;
-  if (q.total === undefined && !seek) {
+  if (!seek) {
     counted = prepared
       ? await prepared.countedAt(q)
       : await countedPageAt(db, where, pick, q.resourceType, q.limit + 1, q.offset).execute();
@@ -260,12 +269,7 @@ export async function searchResources<R>(
   }
   const after = seek?.direction === 'after' ? seek.id : undefined;
   const found: R[] =
-    counted ??
-    (prepared && after !== undefined
-      ? await prepared.after(q, after)
-      : !seek && q.offset > 0
-        ? await countedPageAt(db, where, pick, q.resourceType, q.limit + 1, q.offset).execute()
-        : await page.execute());
+    counted ?? (prepared && after !== undefined ? await prepared.after(q, after) : await page.execute());
   const total = q.total ?? (counted?.[0] ? Number(counted[0].total) : await countAll());
   const more = found.length > q.limit;
   const rows = found.slice(0, q.limit);

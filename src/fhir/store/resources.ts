@@ -15,7 +15,7 @@ import {
   ROW_VERSION,
   byPatient,
   countedPageAt,
-  VERSION_SQL,
+  versionIsGiven,
   searchResources,
   selectBodies,
   selectFacts,
@@ -417,8 +417,8 @@ export interface FhirStoreOptions {
 export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, options: FhirStoreOptions = {}) {
   const made = <R extends ReadRow>(rows: R[], taxNumbers?: boolean) =>
     withBodies(db, sources, rows, taxNumbers);
-  // The two hottest statements, built once and, on PostgreSQL, sent by name (parsed and planned once per
-  // connection): a read by id, and the page after an id that following `next` asks for.
+  // The hot statements are built once and, on PostgreSQL, sent by name (parsed and planned once per
+  // connection): the reads by id, and the pages of a search with no filter (preparedPagesBy).
   const NAMED = { named: true };
   type ReadByIdRow = ReadRow & Pick<FhirResourcesTable, 'service_date'>;
   /** A resource type's rows with the columns a read by id gives. */
@@ -449,7 +449,7 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
   const readVersioned = preparedQuery<'type' | 'ids' | 'known', VersionedRow>(
     db,
     (param) => {
-      const kept = sql<boolean>`${VERSION_SQL} = (${param('known')}::text[])[array_position(${param('ids')}::text[], id)]`;
+      const kept = versionIsGiven(param('ids'), param('known'));
       return db
         .selectFrom('fhir_resources')
         .select([
@@ -473,9 +473,7 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
         .select(PAGE_COLUMNS)
         .where('resource_type', '=', param('type'))
         .where(sql<boolean>`id = any(${param('ids')})`)
-        .where(
-          sql<boolean>`${VERSION_SQL} = (${param('versions')}::text[])[array_position(${param('ids')}::text[], id)]`,
-        ),
+        .where(versionIsGiven(param('ids'), param('versions'))),
     NAMED,
   );
   /** Reads `ids` of `type`, each body from the cache where its version is the row's (`fresh`: none). */
@@ -639,7 +637,7 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
         served.set(row.id, row);
       }
     }
-    for (let i = 0; i < rows.length - lacking.length; i++) cache.count(true);
+    cache.count(true, rows.length - lacking.length);
     setWarm(warmKey, lacking.length === 0);
     return { ...page, rows: rows.map((row) => served.get(row.id)!) };
   };
