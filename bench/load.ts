@@ -33,6 +33,43 @@ export interface LoadResult {
   perSecond: number[];
 }
 
+/**
+ * The servers under test in the order they take their turns in `round` (counted from 0): as given, then
+ * reversed, and so on (A B, B A, A B, …), so that a machine whose speed drifts during a run favours neither.
+ */
+export function turns<T>(servers: readonly T[], round: number): T[] {
+  return round % 2 === 0 ? [...servers] : [...servers].reverse();
+}
+
+/**
+ * Rounds of one load as one: responses, failures, errors and load time summed, the response times together.
+ * Of autocannon's own result only the error and timeout counts are kept (summed).
+ */
+export function mergeLoads<L extends LoadResult>(
+  loads: L[],
+  extra: (loads: L[]) => Omit<L, keyof LoadResult>,
+): L {
+  const failures: Record<string, number> = {};
+  for (const load of loads) {
+    for (const [status, n] of Object.entries(load.failures)) failures[status] = (failures[status] ?? 0) + n;
+  }
+  const sum = (of: (load: L) => number) => loads.reduce((total, load) => total + of(load), 0);
+  return {
+    ...extra(loads),
+    result: {
+      ...loads[0]!.result,
+      errors: sum((l) => l.result.errors),
+      timeouts: sum((l) => l.result.timeouts),
+    },
+    failures,
+    samples: loads.flatMap((l) => l.samples).slice(0, 5),
+    malformed: sum((l) => l.malformed),
+    latencies: loads.flatMap((l) => l.latencies),
+    activeSeconds: sum((l) => l.activeSeconds),
+    perSecond: loads.flatMap((l) => l.perSecond),
+  } as L;
+}
+
 /** Runs autocannon, keeping every 200 response's time and the time of the last response. */
 async function run(options: Options) {
   const latencies: number[] = [];

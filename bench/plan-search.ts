@@ -15,7 +15,7 @@ import { connect } from '../src/storage/connect.js';
 import { FEDERAL_AGE_CURVE } from '../src/plans/sample/age-curve.js';
 import { BENEFITS_COLUMNS, PLAIN_BENEFIT_CELLS, RATE_COLUMNS } from '../src/plans/tables/puf-columns.js';
 import { OOPC_BENEFIT_NAMES } from '../src/plans/quote/oopc/services.js';
-import { postLoad, type PostLoadResult } from './load.js';
+import { mergeLoads, postLoad, type PostLoadResult } from './load.js';
 import type { BenchDatabase } from './server.js';
 
 export const SEARCH_YEAR = 2025;
@@ -255,6 +255,28 @@ function processCpuMs(pid: number): number | null {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** Rounds of one search benchmark (`--rounds`) as one: their loads merged, medians over every answer. */
+export function mergeSearches(rounds: SearchFigures[]): SearchFigures {
+  const load = mergeLoads(
+    rounds.map((r) => r.load),
+    (loads) => ({
+      serverMs: loads.flatMap((l) => l.serverMs),
+      routeMs: loads.flatMap((l) => l.routeMs),
+    }),
+  );
+  const cpu = rounds.every((r) => r.serverCpuMs !== null)
+    ? rounds.reduce((sum, r) => sum + r.serverCpuMs! * r.load.latencies.length, 0) / load.latencies.length
+    : null;
+  return {
+    ...rounds[0]!,
+    load,
+    serverMedianMs: median(load.serverMs),
+    routeMedianMs: median(load.routeMs),
+    stringifyMs: rounds.reduce((sum, r) => sum + r.stringifyMs, 0) / rounds.length,
+    serverCpuMs: cpu,
+  };
 }
 
 /** Times `JSON.stringify` of `value` over enough calls to be stable, ms per call. */

@@ -9,8 +9,10 @@ import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect } from '../src/storage/connect.js';
-import { getLoad, type LoadResult } from './load.js';
+import type { GetTarget } from './eob.js';
+import { getLoad, mergeLoads, turns, type LoadResult } from './load.js';
 import {
+  mergeSearches,
   searchBench,
   writeGeneratedRates,
   SEARCH_PLACE,
@@ -25,6 +27,7 @@ import {
   startServer,
   type BenchDatabase,
   type DatabaseKind,
+  type RunningServer,
   createUnlimitedKey,
   databaseKinds,
   postgresUrl,
@@ -43,6 +46,10 @@ Options:
   --db <sqlite|postgres|both>   database(s) (default: sqlite)
   --duration <s>                seconds of load per lookup benchmark (default: 10)
   --connections <n>             autocannon connections (default: 10)
+  --rounds <n>                  measured loads per path and database (default: 1); every database is
+                                loaded and its server started first, then the databases take turns,
+                                load by load (SQLite, PostgreSQL, then PostgreSQL, SQLite, …); a path's
+                                figures merge its rounds and the ratio table gives each round's ratio
   --pg-url <url>                PostgreSQL server (default: $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/test)
   --no-write                    do not update bench/RESULTS.md
   -h, --help                    show this help
@@ -72,6 +79,16 @@ interface Figures {
   lookups: { name: string; load: LoadResult }[];
   /** Plan search without, then with, utilization levels (the yearly out-of-pocket estimate). */
   searches: SearchFigures[];
+  /** Each round's req/s: the lookups', then the searches', in the order of the PostgreSQL vs SQLite table. */
+  roundRates: number[][];
+}
+
+interface Options {
+  duration: number;
+  connections: number;
+  /** Measured loads per path and database, the databases taking turns. */
+  rounds: number;
+  pgUrl: string;
 }
 
 async function timedIngest(database: BenchDatabase, kind: string, files: string[], year?: number) {
@@ -109,67 +126,106 @@ async function targetsFrom(database: BenchDatabase) {
   }
 }
 
-async function runOn(kind: DatabaseKind, options: { duration: number; connections: number; pgUrl: string }) {
+/** One database loaded with the real files and a server over it, ready to be measured. */
+interface Prepared {
+  database: BenchDatabase;
+  server: RunningServer;
+  key: string;
+  ingestSeconds: number;
+  ingestRows: string;
+  zipTargets: GetTarget[];
+  planTargets: GetTarget[];
+}
+
+async function prepare(
+  kind: DatabaseKind,
+  options: Options,
+  cleanup: (() => Promise<void>)[],
+): Promise<Prepared> {
   const database = await createDatabase(kind, options.pgUrl);
-  try {
-    await runCli(database, ['migrate']);
-    await timedIngest(database, 'counties', FILES.counties);
-    await timedIngest(database, 'zip-county', [FILES.zip]);
-    const pa = await timedIngest(database, 'plan-attributes', [FILES.planAttributes]);
-    await timedIngest(database, 'service-areas', [FILES.serviceAreas]);
-    await timedIngest(database, 'rating-areas', FILES.ratingAreas, SEARCH_YEAR);
-    await timedIngest(database, 'medicaid', [FILES.medicaid]);
-    const dir = mkdtempSync(join(tmpdir(), 'bench-rates-'));
-    const rates = await writeGeneratedRates(database, dir);
-    await timedIngest(database, 'rates', [rates.file], SEARCH_YEAR);
-    await timedIngest(database, 'benefits', [await writeGeneratedBenefits(database, dir)], SEARCH_YEAR);
-    rmSync(dir, { recursive: true, force: true });
-    console.log(`${kind}: generated rates for ${rates.plans} TX plans in rating area ${rates.area}`);
-    console.log(
-      `${kind}: plan-attributes ${pa.summary.read} rows read, ${pa.summary.stored} stored in ${pa.seconds.toFixed(2)} s`,
-    );
-    const key = await createUnlimitedKey(database);
-    const { zips, plans } = await targetsFrom(database);
-    const server = await startServer({ database, sandboxEnrollees: 1 });
-    try {
-      const zipTargets = zips.map((zip) => ({
-        path: `/api/v1/counties/by/zip/${zip}?apikey=${key}`,
-        check: (body: string) => body.startsWith('{"counties":[{'),
-      }));
-      const planTargets = plans.map((id) => ({
-        path: `/api/v1/plans/${id}?year=2025&apikey=${key}`,
-        check: (body: string) => body.includes(`"id":"${id}"`),
-      }));
-      // Warm the server's JIT before measuring.
-      await getLoad(server.url, '', zipTargets, options.connections, 2);
-      await getLoad(server.url, '', planTargets, options.connections, 2);
-      const lookups = [
-        {
-          name: 'GET /counties/by/zip/{zip}',
-          load: await getLoad(server.url, '', zipTargets, options.connections, options.duration),
-        },
-        {
-          name: 'GET /plans/{plan_id}',
-          load: await getLoad(server.url, '', planTargets, options.connections, options.duration),
-        },
-      ];
-      const searches = [
-        await searchBench(server.url, server.pid, key, options.connections, options.duration, false),
-        await searchBench(server.url, server.pid, key, options.connections, options.duration, true),
-      ];
-      return {
-        database: database.label,
-        ingestSeconds: pa.seconds,
-        ingestRows: `${pa.summary.read} rows → ${pa.summary.stored} stored`,
-        lookups,
-        searches,
-      } satisfies Figures;
-    } finally {
-      await server.close();
+  cleanup.push(() => database.drop());
+  await runCli(database, ['migrate']);
+  await timedIngest(database, 'counties', FILES.counties);
+  await timedIngest(database, 'zip-county', [FILES.zip]);
+  const pa = await timedIngest(database, 'plan-attributes', [FILES.planAttributes]);
+  await timedIngest(database, 'service-areas', [FILES.serviceAreas]);
+  await timedIngest(database, 'rating-areas', FILES.ratingAreas, SEARCH_YEAR);
+  await timedIngest(database, 'medicaid', [FILES.medicaid]);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-rates-'));
+  const rates = await writeGeneratedRates(database, dir);
+  await timedIngest(database, 'rates', [rates.file], SEARCH_YEAR);
+  await timedIngest(database, 'benefits', [await writeGeneratedBenefits(database, dir)], SEARCH_YEAR);
+  rmSync(dir, { recursive: true, force: true });
+  console.log(`${kind}: generated rates for ${rates.plans} TX plans in rating area ${rates.area}`);
+  console.log(
+    `${kind}: plan-attributes ${pa.summary.read} rows read, ${pa.summary.stored} stored in ${pa.seconds.toFixed(2)} s`,
+  );
+  const key = await createUnlimitedKey(database);
+  const { zips, plans } = await targetsFrom(database);
+  const server = await startServer({ database, sandboxEnrollees: 1 });
+  cleanup.push(() => server.close());
+  const zipTargets = zips.map((zip) => ({
+    path: `/api/v1/counties/by/zip/${zip}?apikey=${key}`,
+    check: (body: string) => body.startsWith('{"counties":[{'),
+  }));
+  const planTargets = plans.map((id) => ({
+    path: `/api/v1/plans/${id}?year=2025&apikey=${key}`,
+    check: (body: string) => body.includes(`"id":"${id}"`),
+  }));
+  // Warm the server's JIT before measuring.
+  await getLoad(server.url, '', zipTargets, options.connections, 2);
+  await getLoad(server.url, '', planTargets, options.connections, 2);
+  return {
+    database,
+    server,
+    key,
+    ingestSeconds: pa.seconds,
+    ingestRows: `${pa.summary.read} rows → ${pa.summary.stored} stored`,
+    zipTargets,
+    planTargets,
+  };
+}
+
+/**
+ * Every measurement on every prepared database, `options.rounds` times, the databases taking turns
+ * measurement by measurement; a database's figures merge its rounds, and `roundRates` keeps each round's.
+ */
+async function measureAll(prepared: Prepared[], options: Options): Promise<Figures[]> {
+  const inTurns = async <T>(measure: (p: Prepared) => Promise<T>): Promise<Map<Prepared, T[]>> => {
+    const rounds = new Map<Prepared, T[]>(prepared.map((p) => [p, []]));
+    for (let round = 0; round < options.rounds; round++) {
+      for (const p of turns(prepared, round)) rounds.get(p)!.push(await measure(p));
     }
-  } finally {
-    await database.drop();
-  }
+    return rounds;
+  };
+  const lookup = (pick: (p: Prepared) => GetTarget[]) =>
+    inTurns((p) => getLoad(p.server.url, '', pick(p), options.connections, options.duration));
+  const search = (utilization: boolean) =>
+    inTurns((p) =>
+      searchBench(p.server.url, p.server.pid, p.key, options.connections, options.duration, utilization),
+    );
+  const zipRounds = await lookup((p) => p.zipTargets);
+  const planRounds = await lookup((p) => p.planTargets);
+  const searchRounds = [await search(false), await search(true)];
+  const rate = (load: LoadResult) => load.latencies.length / load.activeSeconds;
+  return prepared.map((p) => {
+    const lookups = [
+      { name: 'GET /counties/by/zip/{zip}', loads: zipRounds.get(p)! },
+      { name: 'GET /plans/{plan_id}', loads: planRounds.get(p)! },
+    ];
+    const searches = searchRounds.map((rounds) => rounds.get(p)!);
+    return {
+      database: p.database.label,
+      ingestSeconds: p.ingestSeconds,
+      ingestRows: p.ingestRows,
+      lookups: lookups.map(({ name, loads }) => ({ name, load: mergeLoads(loads, () => ({})) })),
+      searches: searches.map(mergeSearches),
+      roundRates: [
+        ...lookups.map(({ loads }) => loads.map(rate)),
+        ...searches.map((rounds) => rounds.map((r) => rate(r.load))),
+      ],
+    };
+  });
 }
 
 function markdown(figures: Figures[], command: string): string {
@@ -220,12 +276,15 @@ function markdown(figures: Figures[], command: string): string {
   ];
   if (sqlite && postgres) {
     const rate = (load: LoadResult | SearchFigures['load']) => load.latencies.length / load.activeSeconds;
+    const rounds = sqlite.roundRates[0]!.length;
     lines.push(
       '',
-      'PostgreSQL vs SQLite, same run:',
+      rounds > 1
+        ? `PostgreSQL vs SQLite, same run, ${rounds} rounds in turns:`
+        : 'PostgreSQL vs SQLite, same run:',
       '',
-      '| Path | PostgreSQL req/s | SQLite req/s | PostgreSQL ÷ SQLite |',
-      '|---|---|---|---|',
+      `| Path | PostgreSQL req/s | SQLite req/s | PostgreSQL ÷ SQLite |${rounds > 1 ? ' Ratio by round |' : ''}`,
+      `|---|---|---|---|${rounds > 1 ? '---|' : ''}`,
     );
     const pairs: [string, number, number][] = [
       ...sqlite.lookups.map((l, i): [string, number, number] => [
@@ -239,8 +298,13 @@ function markdown(figures: Figures[], command: string): string {
         rate(search.load),
       ]),
     ];
-    for (const [name, pg, lite] of pairs)
-      lines.push(`| ${name} | ${pg.toFixed(0)} | ${lite.toFixed(0)} | ${(pg / lite).toFixed(2)} |`);
+    pairs.forEach(([name, pg, lite], i) => {
+      const byRound = postgres.roundRates[i]!.map((r, j) => (r / sqlite.roundRates[i]![j]!).toFixed(2));
+      lines.push(
+        `| ${name} | ${pg.toFixed(0)} | ${lite.toFixed(0)} | ${(pg / lite).toFixed(2)} |` +
+          (rounds > 1 ? ` ${byRound.join(' / ')} |` : ''),
+      );
+    });
   }
   return lines.join('\n');
 }
@@ -260,6 +324,7 @@ async function main(): Promise<number> {
       db: { type: 'string', default: 'sqlite' },
       duration: { type: 'string', default: '10' },
       connections: { type: 'string', default: '10' },
+      rounds: { type: 'string', default: '1' },
       'pg-url': { type: 'string' },
       'no-write': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -280,13 +345,25 @@ async function main(): Promise<number> {
   }
   const duration = Number(values.duration);
   const connections = Number(values.connections);
+  const rounds = Number(values.rounds);
   if (!(duration > 0) || !(connections > 0)) {
     console.error('--duration and --connections must be positive numbers');
     return 2;
   }
-  const pgUrl = postgresUrl(values['pg-url']);
-  const figures: Figures[] = [];
-  for (const kind of kinds) figures.push(await runOn(kind, { duration, connections, pgUrl }));
+  if (!Number.isInteger(rounds) || rounds < 1) {
+    console.error(`--rounds must be a whole number of at least 1, got "${values.rounds}"`);
+    return 2;
+  }
+  const options: Options = { duration, connections, rounds, pgUrl: postgresUrl(values['pg-url']) };
+  const cleanup: (() => Promise<void>)[] = [];
+  let figures: Figures[];
+  try {
+    const prepared: Prepared[] = [];
+    for (const kind of kinds) prepared.push(await prepare(kind, options, cleanup));
+    figures = await measureAll(prepared, options);
+  } finally {
+    for (const step of cleanup.reverse()) await step();
+  }
   const section = markdown(figures, `npm run bench:plans -- ${process.argv.slice(2).join(' ')}`.trim());
   console.log(section);
   if (!values['no-write'])

@@ -41,6 +41,8 @@ export interface Row {
   requests: number;
   /** Mean throughput: 200 responses / duration. */
   rps: number;
+  /** With several rounds (`--rounds`): each round's 200 responses / its duration. */
+  roundRps?: number[];
   /** autocannon's mean of its per-second samples (not for code: amount-bounded runs end on a sample tick). */
   autocannonMean: number | null;
   p50: number;

@@ -22,8 +22,12 @@ import {
   writeBfdRif,
   writeEobNdjson,
   type EobShape,
+  type GetTarget,
+  type Served,
 } from './eob.js';
-import { codeLoad, getLoad, refreshLoad, type LoadResult } from './load.js';
+import { sql } from 'kysely';
+import { connect } from '../src/storage/connect.js';
+import { codeLoad, getLoad, refreshLoad, turns, type LoadResult } from './load.js';
 import { CodeIssuer, prepareBearer, prepareFamilies } from './prepare.js';
 import { formatSummary, summariseProfile } from './profile.js';
 import {
@@ -42,6 +46,7 @@ import {
   startServer,
   type BenchDatabase,
   type DatabaseKind,
+  type RegisteredApp,
   type RunningServer,
 } from './server.js';
 
@@ -83,6 +88,16 @@ Options:
                                 "${DEFAULT_REFRESH_SCOPE}": a data scope and offline_access, as
                                 node-oidc-provider's harness in ../shared/bench refreshes "offline_access
                                 api:read"; with "openid" every refresh also signs an RS256 ID token)
+  --rounds <n>                  measured loads of each benchmark per database (default: 1). With both
+                                databases every server is started before the first load and the
+                                databases take turns, load by load (SQLite, PostgreSQL, then PostgreSQL,
+                                SQLite, …), so that a machine whose speed drifts over minutes weighs on
+                                both alike; a row sums its rounds, and the summary gives each round's
+                                ratio. The code exchange runs its issue-then-exchange rounds in turns
+                                until each database has --duration × --rounds seconds of exchange
+  --no-settle                   PostgreSQL: measure the EOB loads right after the walk that reads every
+                                page (which makes the BFD-shaped bodies and stores them, an update of
+                                each row), instead of after a VACUUM of the table; see RESULTS.md
   --warmup <s>                  load before the measured runs, to warm the server's JIT: refresh grants
                                 on throw-away token families; for eob, half of it searches and half
                                 reads (default: 2)
@@ -116,6 +131,10 @@ interface Options {
   eobShapes: EobShape[];
   /** The eob loads to run, in the order they run. */
   eobLoads: EobLoad[];
+  /** Measured loads per benchmark and database, the databases taking turns. */
+  rounds: number;
+  /** PostgreSQL: vacuum the resources after the walk that made their bodies, before the EOB loads. */
+  settle: boolean;
   codes: number;
   issueBudget: number;
   warmup: number;
@@ -164,6 +183,8 @@ function parseOptions(argv: string[]): Options | 'help' {
       bench: { type: 'string' },
       'eob-shape': { type: 'string' },
       'eob-load': { type: 'string' },
+      rounds: { type: 'string' },
+      'no-settle': { type: 'boolean' },
       codes: { type: 'string' },
       'issue-budget': { type: 'string' },
       warmup: { type: 'string' },
@@ -182,6 +203,8 @@ function parseOptions(argv: string[]): Options | 'help' {
   const duration = positive('duration', values.duration, 10);
   const connections = positive('connections', values.connections, 10);
   if (!Number.isInteger(connections)) throw new UsageError('--connections must be a whole number');
+  const rounds = positive('rounds', values.rounds, 1);
+  if (!Number.isInteger(rounds)) throw new UsageError('--rounds must be a whole number');
   const codes = positive('codes', values.codes, 8000);
   if (codes < connections) throw new UsageError('--codes must be at least --connections');
   const issueBudget = positive('issue-budget', values['issue-budget'], 30);
@@ -204,6 +227,8 @@ function parseOptions(argv: string[]): Options | 'help' {
     eobShapes: !benchmarks.includes('eob') ? [] : shape === 'both' ? [...EOB_SHAPES] : [shape],
     duration,
     connections,
+    rounds,
+    settle: !values['no-settle'],
     codes,
     issueBudget,
     warmup: positive('warmup', values.warmup, 2, true),
@@ -276,9 +301,14 @@ function errorsOf(load: LoadResult): number {
   return non200 + load.result.errors + load.malformed;
 }
 
+/** A load's 200 responses. */
+function okOf(load: LoadResult): number {
+  return load.result.statusCodeStats['200']?.count ?? 0;
+}
+
 function measure(loads: LoadResult[]): Measured {
   return {
-    ok: loads.reduce((sum, l) => sum + (l.result.statusCodeStats['200']?.count ?? 0), 0),
+    ok: loads.reduce((sum, l) => sum + okOf(l), 0),
     seconds: loads.reduce((sum, l) => sum + l.activeSeconds, 0),
     latencies: loads.flatMap((l) => l.latencies).sort((a, b) => a - b),
     errors: loads.reduce((sum, l) => sum + errorsOf(l), 0),
@@ -292,16 +322,26 @@ function percentile(sorted: number[], p: number): number {
   return Math.round(value * 10) / 10;
 }
 
+/**
+ * A row from the loads of one benchmark on one database: summed over its rounds (and code-exchange rounds),
+ * with each round's req/s in the notes when there are several.
+ */
 function toRow(
   benchmark: BenchmarkName,
   database: string,
   options: Options,
   argv: string[],
-  m: Measured,
+  loads: LoadResult[],
   autocannonMean: number | null,
-  notes: string,
+  notes: string[],
   eob?: { shape: EobShape; bytes: number },
 ): Row {
+  const m = measure(loads);
+  // Code exchanges run in rounds of their own; a round of turns is one load elsewhere.
+  const roundRps = benchmark === 'code' ? undefined : loads.map((l) => okOf(l) / l.activeSeconds);
+  if (roundRps && roundRps.length > 1) {
+    notes.push(`${roundRps.length} rounds in turns, req/s ${roundRps.map((r) => r.toFixed(0)).join(' / ')}`);
+  }
   return {
     benchmark,
     ...(eob ? { shape: eob.shape } : {}),
@@ -314,12 +354,13 @@ function toRow(
     duration: m.seconds,
     requests: m.ok,
     rps: m.ok / m.seconds,
+    ...(roundRps && roundRps.length > 1 ? { roundRps } : {}),
     autocannonMean,
     p50: percentile(m.latencies, 50),
     p99: percentile(m.latencies, 99),
     ...(eob ? { bytes: eob.bytes } : {}),
     errors: m.errors,
-    notes,
+    notes: notes.join('; '),
   };
 }
 
@@ -448,79 +489,136 @@ async function stopUnderTest(underTest: UnderTest, options: Options): Promise<vo
   }
 }
 
-async function runTokenBenchmarks(underTest: UnderTest, options: Options, argv: string[]): Promise<Row[]> {
-  const { database, server } = underTest;
+/** What each server under test has served of one benchmark, round by round. */
+class Rounds {
+  private readonly loads = new Map<UnderTest, LoadResult[]>();
+  add(underTest: UnderTest, load: LoadResult) {
+    this.loads.set(underTest, [...this.of(underTest), load]);
+  }
+  of(underTest: UnderTest): LoadResult[] {
+    return this.loads.get(underTest) ?? [];
+  }
+  /** Seconds of load so far. */
+  seconds(underTest: UnderTest): number {
+    return this.of(underTest).reduce((sum, l) => sum + l.activeSeconds, 0);
+  }
+}
+
+/** `name`'s round `round` of `rounds` in the log, or just `name` when there is one round. */
+function roundName(name: string, round: number, rounds: number): string {
+  return rounds > 1 ? `${name} (round ${round + 1}/${rounds})` : name;
+}
+
+/** A row's mean of autocannon's per-second means over its rounds. */
+function autocannonMeanOf(loads: LoadResult[]): number {
+  return loads.reduce((sum, l) => sum + l.result.requests.average, 0) / loads.length;
+}
+
+/** The refresh and code benchmarks on each server of `group` (one per database), taking turns. */
+async function runTokenBenchmarks(group: UnderTest[], options: Options, argv: string[]): Promise<Row[]> {
   const rows: Row[] = [];
   const C = options.connections;
   if (options.benchmarks.includes('refresh')) {
-    const apps = await registerApps(database, 'Bench refresh', C);
-    if (options.warmup > 0) {
-      // Its last in-flight requests rotate tokens the client never sees, so these families are thrown away.
-      const warmFamilies = await prepareFamilies(server.url, apps, options.refreshScope);
-      const warm = await refreshLoad(server.url, warmFamilies, options.warmup);
-      reportLoad('refresh warm-up', warm, options);
+    const apps = new Map<UnderTest, RegisteredApp[]>();
+    for (const underTest of group) {
+      const { database, server } = underTest;
+      apps.set(underTest, await registerApps(database, 'Bench refresh', C));
+      if (options.warmup > 0) {
+        // Its last in-flight requests rotate tokens the client never sees, so these families are thrown away.
+        const warmFamilies = await prepareFamilies(server.url, apps.get(underTest)!, options.refreshScope);
+        const warm = await refreshLoad(server.url, warmFamilies, options.warmup);
+        reportLoad(`refresh warm-up (${underTest.kind})`, warm, options);
+      }
     }
-    // A new consent per app revokes the warm-up family: every connection starts a fresh chain.
-    const families = await prepareFamilies(server.url, apps, options.refreshScope);
-    log(`refresh: ${C} token families (${C} apps × 1 enrollee); ${C} connections for ${options.duration} s`);
-    const load = await refreshLoad(server.url, families, options.duration);
-    reportLoad('refresh', load, options);
-    rows.push(
-      toRow(
-        'refresh',
-        database.label,
-        options,
-        argv,
-        measure([load]),
-        load.result.requests.average,
-        `warm-up ${options.warmup} s; scope "${options.refreshScope}"`,
-      ),
-    );
+    const rounds = new Rounds();
+    for (let round = 0; round < options.rounds; round++) {
+      for (const underTest of turns(group, round)) {
+        const { server } = underTest;
+        // A new consent per app revokes the family before: every connection starts a fresh chain.
+        const families = await prepareFamilies(server.url, apps.get(underTest)!, options.refreshScope);
+        const name = roundName(`refresh ${underTest.kind}`, round, options.rounds);
+        log(
+          `${name}: ${C} token families (${C} apps × 1 enrollee); ${C} connections for ${options.duration} s`,
+        );
+        const load = await refreshLoad(server.url, families, options.duration);
+        reportLoad(name, load, options);
+        rounds.add(underTest, load);
+      }
+    }
+    for (const underTest of group) {
+      const loads = rounds.of(underTest);
+      rows.push(
+        toRow('refresh', underTest.database.label, options, argv, loads, autocannonMeanOf(loads), [
+          `warm-up ${options.warmup} s; scope "${options.refreshScope}"`,
+        ]),
+      );
+    }
   }
   if (options.benchmarks.includes('code')) {
-    const apps = await registerApps(database, 'Bench code', C);
     const perApp = Math.floor(options.codes / C);
-    const issuer = await CodeIssuer.start(server.url, apps, perApp);
-    const loads: LoadResult[] = [];
-    let issued = 0;
-    let issueSeconds = 0;
-    while (
-      loads.reduce((sum, l) => sum + l.activeSeconds, 0) < options.duration &&
-      loads.length < MAX_ROUNDS
-    ) {
-      const round = await issuer.issue(perApp, options.issueBudget * 1000);
-      const total = round.pools.reduce((sum, pool) => sum + pool.length, 0);
-      if (total === 0) throw new Error('no code could be issued');
-      issued += total;
-      issueSeconds += round.issueSeconds;
-      log(
-        `code round ${loads.length + 1}: ${total} codes issued through consent in ` +
-          `${round.issueSeconds.toFixed(1)} s; exchanging each once over ${C} connections`,
-      );
-      const load = await codeLoad(
-        server.url,
-        apps.map((app, i) => ({ app, pool: round.pools[i]! })),
-      );
-      const oldest = (Date.now() - round.firstIssuedAt) / 1000;
-      if (oldest > 60)
-        console.warn(`code: the oldest code was ${oldest.toFixed(0)} s old at the end (TTL 60 s)`);
-      reportLoad(`code round ${loads.length + 1}`, load, options);
-      log(`code round ${loads.length + 1}: ${load.activeSeconds.toFixed(2)} s of exchange`);
-      loads.push(load);
+    const issuers = new Map<UnderTest, { apps: RegisteredApp[]; issuer: CodeIssuer }>();
+    for (const underTest of group) {
+      const apps = await registerApps(underTest.database, 'Bench code', C);
+      issuers.set(underTest, { apps, issuer: await CodeIssuer.start(underTest.server.url, apps, perApp) });
     }
-    rows.push(
-      toRow(
-        'code',
-        database.label,
-        options,
-        argv,
-        measure(loads),
-        null,
-        `${loads.length} rounds, ${issued} codes (issued at ${(issued / issueSeconds).toFixed(0)}/s)`,
-      ),
-    );
+    const rounds = new Rounds();
+    const issued = new Map<UnderTest, { codes: number; seconds: number }>();
+    const wanted = options.duration * options.rounds;
+    const pending = (underTest: UnderTest) =>
+      rounds.seconds(underTest) < wanted && rounds.of(underTest).length < MAX_ROUNDS * options.rounds;
+    for (let turn = 0; group.some(pending); turn++) {
+      for (const underTest of turns(group, turn).filter(pending)) {
+        const { apps, issuer } = issuers.get(underTest)!;
+        const name = `code ${underTest.kind} round ${rounds.of(underTest).length + 1}`;
+        const round = await issuer.issue(perApp, options.issueBudget * 1000);
+        const total = round.pools.reduce((sum, pool) => sum + pool.length, 0);
+        if (total === 0) throw new Error('no code could be issued');
+        const sums = issued.get(underTest) ?? { codes: 0, seconds: 0 };
+        issued.set(underTest, { codes: sums.codes + total, seconds: sums.seconds + round.issueSeconds });
+        log(
+          `${name}: ${total} codes issued through consent in ${round.issueSeconds.toFixed(1)} s; ` +
+            `exchanging each once over ${C} connections`,
+        );
+        const load = await codeLoad(
+          underTest.server.url,
+          apps.map((app, i) => ({ app, pool: round.pools[i]! })),
+        );
+        const oldest = (Date.now() - round.firstIssuedAt) / 1000;
+        if (oldest > 60)
+          console.warn(`code: the oldest code was ${oldest.toFixed(0)} s old at the end (TTL 60 s)`);
+        reportLoad(name, load, options);
+        log(`${name}: ${load.activeSeconds.toFixed(2)} s of exchange`);
+        rounds.add(underTest, load);
+      }
+    }
+    for (const underTest of group) {
+      const loads = rounds.of(underTest);
+      const { codes, seconds } = issued.get(underTest)!;
+      rows.push(
+        toRow('code', underTest.database.label, options, argv, loads, null, [
+          `${loads.length} rounds, ${codes} codes (issued at ${(codes / seconds).toFixed(0)}/s)`,
+        ]),
+      );
+    }
   }
   return rows;
+}
+
+/**
+ * Brings the resource table to the state PostgreSQL's autovacuum keeps it in: the walk that read every page
+ * made the BFD-shaped claims' bodies and stored them, an update of every row, which clears the pages'
+ * all-visible bits, and until a VACUUM sets them again every count and skipped row of a page by
+ * `startIndex` is checked in the table, not only on the index (PostgreSQL manual, "Index-Only Scans"). With
+ * autovacuum on (the default) that VACUUM comes within about a minute of the updates; the machines we
+ * measure on run PostgreSQL with autovacuum off, so the benchmark runs it, as `--no-settle` does not.
+ */
+async function settle(database: BenchDatabase): Promise<void> {
+  const storage = await connect(database.url);
+  try {
+    await sql`vacuum (analyze) fhir_resources`.execute(storage.db);
+  } finally {
+    await storage.close();
+  }
 }
 
 /** What each shape's data set is and how it was loaded, for the rows' notes. */
@@ -529,89 +627,133 @@ const SHAPE_NOTES: Record<EobShape, string> = {
   bfd: 'enrollee 0 synthetic RIF claims cloned, ingest rif',
 };
 
-/** EOB search, then read, on a server holding `shape`'s 1,000 EOBs of sandbox enrollee 0. */
+/**
+ * EOB search, then read, on each server of `group` (one per database), each holding `shape`'s 1,000 EOBs of
+ * sandbox enrollee 0, taking turns.
+ */
 async function runEobBenchmark(
-  underTest: UnderTest,
+  group: UnderTest[],
   shape: EobShape,
   options: Options,
   argv: string[],
 ): Promise<Row[]> {
-  const { database, server, eobIds } = underTest;
   const C = options.connections;
-  const [app] = await registerApps(database, 'Bench eob', 1);
-  const bearer = await prepareBearer(server.url, app!, EOB_ENROLLEE);
-  const total = await eobTotal(server.url, bearer);
-  if (total !== EOB_COUNT || eobIds.length !== EOB_COUNT) {
-    throw new Error(
-      `eob ${shape}: the server holds ${total} EOBs of enrollee ${EOB_ENROLLEE}, not ${EOB_COUNT}`,
-    );
-  }
-  const searches = searchTargets(eobIds);
-  const followed = await nextLinkTargets(server.url, bearer, eobIds);
-  const reads = readTargets(eobIds);
-  if (options.warmup > 0) {
-    const half = options.warmup / 2;
-    reportLoad(`eob ${shape} search warm-up`, await getLoad(server.url, bearer, searches, C, half), options);
-    reportLoad(`eob ${shape} read warm-up`, await getLoad(server.url, bearer, reads, C, half), options);
+  const targets = new Map<UnderTest, { bearer: string; byLoad: Record<EobLoad, GetTarget[]> }>();
+  for (const underTest of group) {
+    const { database, server, eobIds } = underTest;
+    const [app] = await registerApps(database, 'Bench eob', 1);
+    const bearer = await prepareBearer(server.url, app!, EOB_ENROLLEE);
+    const total = await eobTotal(server.url, bearer);
+    if (total !== EOB_COUNT || eobIds.length !== EOB_COUNT) {
+      throw new Error(
+        `eob ${shape}: the server holds ${total} EOBs of enrollee ${EOB_ENROLLEE}, not ${EOB_COUNT}`,
+      );
+    }
+    const byLoad = {
+      search: searchTargets(eobIds),
+      next: await nextLinkTargets(server.url, bearer, eobIds),
+      read: readTargets(eobIds),
+    };
+    targets.set(underTest, { bearer, byLoad });
+    if (underTest.kind === 'postgres' && options.settle) await settle(database);
+    if (options.warmup > 0) {
+      const half = options.warmup / 2;
+      const warm = (load: EobLoad) => getLoad(server.url, bearer, byLoad[load], C, half);
+      reportLoad(`eob ${shape} search warm-up (${underTest.kind})`, await warm('search'), options);
+      reportLoad(`eob ${shape} read warm-up (${underTest.kind})`, await warm('read'), options);
+    }
   }
   const runs = (
     [
-      ['search', 'eob-search', searches, `startIndex 0…${eobIds.length - 10} cycled`],
-      ['next', 'eob-next', followed, `the next links from the first page cycled`],
-      ['read', 'eob-read', reads, `${eobIds.length} ids cycled`],
+      ['search', 'eob-search', `startIndex 0…${EOB_COUNT - 10} cycled`],
+      ['next', 'eob-next', `the next links from the first page cycled`],
+      ['read', 'eob-read', `${EOB_COUNT} ids cycled`],
     ] as const
   ).filter(([load]) => options.eobLoads.includes(load));
   const rows: Row[] = [];
-  for (const [, name, targets, what] of runs) {
-    log(
-      `${name} ${shape}: ${EOB_COUNT} EOBs of 1 enrollee, ${what}; ${C} connections for ${options.duration} s`,
-    );
-    const counted = countingBytes(targets);
-    const load = await getLoad(server.url, bearer, counted.targets, C, options.duration);
-    reportLoad(`${name} ${shape}`, load, options);
-    const bytes = counted.served.responses ? counted.served.bytes / counted.served.responses : 0;
-    rows.push(
-      toRow(
-        name,
-        database.label,
-        options,
-        argv,
-        measure([load]),
-        load.result.requests.average,
-        `${EOB_COUNT} EOBs, 1 enrollee (${SHAPE_NOTES[shape]}); ${what}; warm-up ${options.warmup} s ` +
-          '(half search, half read)',
-        { shape, bytes },
-      ),
-    );
+  for (const [load, name, what] of runs) {
+    const rounds = new Rounds();
+    const served = new Map<UnderTest, Served[]>();
+    for (let round = 0; round < options.rounds; round++) {
+      for (const underTest of turns(group, round)) {
+        const { bearer, byLoad } = targets.get(underTest)!;
+        const named = roundName(`${name} ${shape} ${underTest.kind}`, round, options.rounds);
+        log(`${named}: ${EOB_COUNT} EOBs of 1 enrollee, ${what}; ${C} connections for ${options.duration} s`);
+        const counted = countingBytes(byLoad[load]);
+        const result = await getLoad(underTest.server.url, bearer, counted.targets, C, options.duration);
+        reportLoad(named, result, options);
+        rounds.add(underTest, result);
+        served.set(underTest, [...(served.get(underTest) ?? []), counted.served]);
+      }
+    }
+    for (const underTest of group) {
+      const loads = rounds.of(underTest);
+      const counts = served.get(underTest)!;
+      const responses = counts.reduce((sum, c) => sum + c.responses, 0);
+      const bytes = responses ? counts.reduce((sum, c) => sum + c.bytes, 0) / responses : 0;
+      rows.push(
+        toRow(
+          name,
+          underTest.database.label,
+          options,
+          argv,
+          loads,
+          autocannonMeanOf(loads),
+          [
+            `${EOB_COUNT} EOBs, 1 enrollee (${SHAPE_NOTES[shape]}); ${what}; warm-up ${options.warmup} s ` +
+              '(half search, half read)' +
+              (underTest.kind !== 'postgres'
+                ? ''
+                : options.settle
+                  ? '; vacuumed after the walk'
+                  : '; --no-settle'),
+          ],
+          { shape, bytes },
+        ),
+      );
+    }
   }
   return rows;
 }
 
 /**
- * The benchmarks on one kind of database: refresh and code on one server, which also holds the first EOB
- * data set and serves the eob benchmark over it; each further data set on a fresh database and server of its
- * own (two shapes of the same enrollee's claims cannot share a store: the same Patient, different EOBs).
+ * The benchmarks on every database of the run, one server per database at a time, the databases taking
+ * turns load by load: refresh and code on one server per database, which also holds the first EOB data set
+ * and serves the eob benchmark over it; each further data set on a fresh database and server of its own
+ * (two shapes of the same enrollee's claims cannot share a store: the same Patient, different EOBs).
  */
-async function runOn(kind: DatabaseKind, options: Options, argv: string[], cleanup: Cleanup): Promise<Row[]> {
+async function runAll(options: Options, argv: string[], cleanup: Cleanup): Promise<Row[]> {
   const rows: Row[] = [];
   const tokens = options.benchmarks.some((b) => b === 'refresh' || b === 'code');
   // The code benchmark issues each round's codes from distinct (app, enrollee) pairs.
   const sandboxEnrollees = options.benchmarks.includes('code')
     ? Math.max(2, Math.ceil(options.codes / options.connections))
     : 2;
+  /** A database's label → its place in --db, for the order of the rows. */
+  const place = new Map<string, number>();
+  const startGroup = async (enrollees: number, shape: EobShape | undefined) => {
+    const group: UnderTest[] = [];
+    for (const [i, kind] of options.databases.entries()) {
+      const underTest = await startUnderTest(kind, options, cleanup, enrollees, shape);
+      place.set(underTest.database.label, i);
+      group.push(underTest);
+    }
+    return group;
+  };
   const [first, ...others] = options.eobShapes;
   if (tokens || first) {
-    const underTest = await startUnderTest(kind, options, cleanup, sandboxEnrollees, first);
-    rows.push(...(await runTokenBenchmarks(underTest, options, argv)));
-    if (first) rows.push(...(await runEobBenchmark(underTest, first, options, argv)));
-    await stopUnderTest(underTest, options);
+    const group = await startGroup(sandboxEnrollees, first);
+    rows.push(...(await runTokenBenchmarks(group, options, argv)));
+    if (first) rows.push(...(await runEobBenchmark(group, first, options, argv)));
+    for (const underTest of group) await stopUnderTest(underTest, options);
   }
   for (const shape of others) {
-    const underTest = await startUnderTest(kind, options, cleanup, 2, shape);
-    rows.push(...(await runEobBenchmark(underTest, shape, options, argv)));
-    await stopUnderTest(underTest, options);
+    const group = await startGroup(2, shape);
+    rows.push(...(await runEobBenchmark(group, shape, options, argv)));
+    for (const underTest of group) await stopUnderTest(underTest, options);
   }
-  return rows;
+  // One database's rows, then the next one's (a stable sort keeps each database's own order).
+  return rows.sort((a, b) => place.get(a.database)! - place.get(b.database)!);
 }
 
 async function main(): Promise<number> {
@@ -637,7 +779,7 @@ async function main(): Promise<number> {
 
   const rows: Row[] = [];
   try {
-    for (const kind of options.databases) rows.push(...(await runOn(kind, options, argv, cleanup)));
+    rows.push(...(await runAll(options, argv, cleanup)));
   } catch (error) {
     console.error('benchmark failed:', error);
     await cleanup.run();
@@ -675,18 +817,24 @@ async function main(): Promise<number> {
  * two p99s with theirs (the figures production speed is judged by: PostgreSQL against SQLite, same run).
  */
 function databaseRatios(rows: readonly Row[]): string | undefined {
+  const rounds = Math.max(0, ...rows.map((r) => r.roundRps?.length ?? 0));
   const lines = [
-    'PostgreSQL vs SQLite, same run:',
-    '| Benchmark | PostgreSQL req/s | SQLite req/s | PostgreSQL ÷ SQLite | PostgreSQL p99 (ms) | SQLite p99 (ms) | p99 PostgreSQL ÷ SQLite |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    rounds > 1
+      ? `PostgreSQL vs SQLite, same run, ${rounds} rounds in turns:`
+      : 'PostgreSQL vs SQLite, same run:',
+    '| Benchmark | PostgreSQL req/s | SQLite req/s | PostgreSQL ÷ SQLite | PostgreSQL p99 (ms) | SQLite p99 (ms) | p99 PostgreSQL ÷ SQLite |' +
+      (rounds > 1 ? ' Ratio by round |' : ''),
+    '| --- | --- | --- | --- | --- | --- | --- |' + (rounds > 1 ? ' --- |' : ''),
   ];
   for (const label of [...new Set(rows.map(rowLabel))]) {
     const pgRow = rows.find((r) => rowLabel(r) === label && r.database.startsWith('PostgreSQL'));
     const sqliteRow = rows.find((r) => rowLabel(r) === label && r.database.startsWith('SQLite'));
     if (!pgRow || !sqliteRow) continue;
+    const byRound = pgRow.roundRps?.map((rps, i) => (rps / sqliteRow.roundRps![i]!).toFixed(2)).join(' / ');
     lines.push(
       `| ${label} | ${pgRow.rps.toFixed(0)} | ${sqliteRow.rps.toFixed(0)} | ${(pgRow.rps / sqliteRow.rps).toFixed(2)} | ` +
-        `${pgRow.p99.toFixed(1)} | ${sqliteRow.p99.toFixed(1)} | ${(pgRow.p99 / sqliteRow.p99).toFixed(2)} |`,
+        `${pgRow.p99.toFixed(1)} | ${sqliteRow.p99.toFixed(1)} | ${(pgRow.p99 / sqliteRow.p99).toFixed(2)} |` +
+        (rounds > 1 ? ` ${byRound ?? '—'} |` : ''),
     );
   }
   return lines.length > 3 ? lines.join('\n') : undefined;
