@@ -190,6 +190,7 @@ export function fhirDeps(storage: Storage, auth: AuthDeps, bodyCacheMb = 0): Fhi
   return {
     fhir: createFhirStore(storage.db, rifClaimSources, {
       batchedReads: storage.dialect.batchedStatements,
+      patientCounts: storage.dialect.patientCounts,
       bodyCache,
     }),
     publicUrl: auth.settings.publicUrl,

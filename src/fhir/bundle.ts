@@ -5,6 +5,8 @@ import { formatCursor, type PageCursor } from './search-params.js';
 export interface PageEntry {
   id: string;
   body: string;
+  /** `body` as UTF-8, when the store keeps it so (a kept body on PostgreSQL): spliced in as it is. */
+  bytes?: Buffer;
 }
 
 /** A resource a match refers to (`_include`), rendered after the matches under its own type. */
@@ -64,18 +66,22 @@ function links(page: Page): { relation: string; url: string }[] {
   return result.map(([relation, start, cursor]) => ({ relation, url: link(page, start, cursor) }));
 }
 
-/** FHIR R4 §3.1.1.7 (search.html#Summary): `search.mode` tells a match from a resource included for it. */
-function entry(base: string, type: string, e: PageEntry, mode: 'match' | 'include'): string {
+/**
+ * FHIR R4 §3.1.1.7 (search.html#Summary): `search.mode` tells a match from a resource included for it. The
+ * entry's text before and after its resource, and the resource: its bytes when it has them, else its text.
+ */
+function entry(base: string, type: string, e: PageEntry, mode: 'match' | 'include'): (string | Buffer)[] {
   const fullUrl = JSON.stringify(`${base}/v2/fhir/${type}/${e.id}`);
-  return `{"fullUrl":${fullUrl},"resource":${e.body},"search":{"mode":"${mode}"}}`;
+  return [`{"fullUrl":${fullUrl},"resource":`, e.bytes ?? e.body, `,"search":{"mode":"${mode}"}}`];
 }
 
 /**
  * A FHIR `searchset` Bundle with `total` and absolute `self/first/previous/next/last` links on the public
  * origin (clients follow `next` only when it starts with their base URL). Stored bodies are spliced in as
- * they are, without parsing them again.
+ * they are, without parsing them again; when some come as bytes the Bundle is bytes (UTF-8), the rest of
+ * its text encoded around them, else it is text.
  */
-export function searchsetBundle(page: Page): string {
+export function searchsetBundle(page: Page): string | Buffer {
   const head = {
     resourceType: 'Bundle',
     id: randomUUID(),
@@ -88,5 +94,23 @@ export function searchsetBundle(page: Page): string {
     ...page.entries.map((e) => entry(page.base, page.type, e, 'match')),
     ...(page.included ?? []).map((e) => entry(page.base, e.type, e, 'include')),
   ];
-  return `${JSON.stringify(head).slice(0, -1)},"entry":[${entries.join(',')}]}`;
+  const parts = [
+    `${JSON.stringify(head).slice(0, -1)},"entry":[`,
+    ...entries.flatMap((parts, i) => (i === 0 ? parts : [',', ...parts])),
+    ']}',
+  ];
+  if (parts.every((part) => typeof part === 'string')) return parts.join('');
+  // Runs of text between the bytes are encoded as one.
+  const chunks: Buffer[] = [];
+  let text = '';
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      text += part;
+      continue;
+    }
+    chunks.push(Buffer.from(text), part);
+    text = '';
+  }
+  chunks.push(Buffer.from(text));
+  return Buffer.concat(chunks);
 }

@@ -17,9 +17,20 @@ export interface DialectCapabilities {
    * trip; SQLite runs statements in this process, where one more costs no more than one more row.
    */
   readonly batchedStatements: boolean;
+  /**
+   * `fhir_patient_counts`, each patient's number of resources by type, kept by triggers (PostgreSQL,
+   * migration 0018): a search's first and `startIndex` pages read their total there instead of counting.
+   */
+  readonly patientCounts: boolean;
 }
 
 export function capabilitiesOf(name: 'sqlite' | 'postgres'): DialectCapabilities {
   const postgres = name === 'postgres';
-  return { name, rowLocks: postgres, serverFunctions: postgres, batchedStatements: postgres };
+  return {
+    name,
+    rowLocks: postgres,
+    serverFunctions: postgres,
+    batchedStatements: postgres,
+    patientCounts: postgres,
+  };
 }

@@ -176,6 +176,16 @@ export interface FhirResourcesTable {
   source: string | null;
 }
 
+/**
+ * PostgreSQL only: how many resources of a type a patient has, kept by triggers on `fhir_resources`
+ * (migration 0018, docs/decisions.md#fhir-patient-counts).
+ */
+export interface FhirPatientCountsTable {
+  resource_type: string;
+  patient_id: string;
+  n: number | string;
+}
+
 /** The column names of one RIF header, which a stored claim's cells are read against. */
 export interface RifLayoutsTable {
   id: string;
@@ -587,6 +597,7 @@ export interface Database {
   signing_keys: SigningKeysTable;
   counters: CountersTable;
   fhir_resources: FhirResourcesTable;
+  fhir_patient_counts: FhirPatientCountsTable;
   rif_beneficiaries: RifBeneficiariesTable;
   rif_layouts: RifLayoutsTable;
   rif_beneficiary_history: RifBeneficiaryHistoryTable;

@@ -135,6 +135,29 @@ describe('the FHIR body cache', () => {
     if (postgres()) assert.equal(stats()!.hits, before!.hits + 1);
   });
 
+  test('a body made at its first read is kept under the version its store gave the row', async () => {
+    const id = ids[5]!;
+    const stored = async () =>
+      (
+        await running.service.storage.db
+          .selectFrom('fhir_resources')
+          .select('body')
+          .where('resource_type', '=', EOB)
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).body;
+    assert.equal(await stored(), '', 'the claim has no body made yet');
+    const before = stats();
+    const first = await get(`/v2/fhir/${EOB}/${id}`);
+    const second = await get(`/v2/fhir/${EOB}/${id}`);
+    assert.equal(first.status, 200, first.text);
+    assert.equal(second.text, first.text);
+    assert.notEqual(await stored(), '', 'the first read stored the body it made');
+    // The first read finds no body (a miss) and makes one; the second finds it kept.
+    if (postgres())
+      assert.deepEqual(stats(), { ...stats(), hits: before!.hits + 1, misses: before!.misses + 1 });
+  });
+
   test('/metrics shows the cache hits, misses and size on PostgreSQL, nothing of it on SQLite', async () => {
     const response = await fetch(`${running.url}/metrics`, {
       headers: { authorization: `Bearer ${METRICS_TOKEN}` },

@@ -94,7 +94,8 @@ async function read(
       ? notModifiedSince(request.headers['if-modified-since'], resource.lastUpdated)
       : noneMatch(ifNoneMatch, etag);
   if (unchanged) return reply.code(304).send();
-  return reply.type(FHIR_JSON).send(body);
+  // The stored bytes stand for the body only while it is served as stored.
+  return reply.type(FHIR_JSON).send(body === resource.body && resource.bytes ? resource.bytes : body);
 }
 
 /** Patient `identifier` (token search): only the caller's own Patient can match, so it is checked here. */
@@ -184,10 +185,11 @@ async function search(deps: FhirDeps, request: FastifyRequest, reply: FastifyRep
     before: page.before,
     after: page.after,
     echo: params.echo,
-    entries: page.bodies.map(({ id, body }) => ({
-      id,
-      body: versionedEntry(taxNumbersAsAsked(body, !eob || taxNumbers)),
-    })),
+    entries: page.bodies.map((stored) => {
+      const body = versionedEntry(taxNumbersAsAsked(stored.body, !eob || taxNumbers));
+      // The stored bytes stand for the body only while it is served as stored.
+      return body === stored.body ? stored : { id: stored.id, body };
+    }),
     included: await included(deps, context, type, params, page.bodies),
     now: deps.now(),
   });

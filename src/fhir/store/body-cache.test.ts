@@ -35,3 +35,29 @@ test('hits and misses are counted as the store reports them', () => {
   cache.count(false);
   assert.deepEqual(cache.stats(), { hits: 1, misses: 2, bodies: 0, chars: 0 });
 });
+
+test('a kept body is encoded once, only for the text kept, and its bytes count in the size', () => {
+  const cache = new BodyCache(100);
+  const body = '{"name":"Zoë"}';
+  cache.set('EOB', 'a', '1', body);
+  const bytes = cache.bytesOf('EOB', 'a', body);
+  assert.deepEqual(bytes, Buffer.from(body, 'utf8'));
+  assert.equal(cache.bytesOf('EOB', 'a', body), bytes, 'the same bytes again, not encoded anew');
+  assert.equal(cache.stats().chars, body.length + Buffer.byteLength(body));
+  // Other text (a body another read made) or a resource not kept has none.
+  assert.equal(cache.bytesOf('EOB', 'a', '{"name":"Zoe"}'), undefined);
+  assert.equal(cache.bytesOf('EOB', 'b', body), undefined);
+  // A newer version replaces the body and its bytes.
+  cache.set('EOB', 'a', '2', '{"v":2}');
+  assert.equal(cache.stats().chars, 7);
+});
+
+test('encoding a body can push the least recently used out', () => {
+  const cache = new BodyCache(35);
+  cache.set('EOB', 'a', '1', 'x'.repeat(10));
+  cache.set('EOB', 'b', '1', 'y'.repeat(10));
+  cache.set('EOB', 'c', '1', 'z'.repeat(10));
+  cache.bytesOf('EOB', 'c', 'z'.repeat(10));
+  assert.equal(cache.get('EOB', 'a'), undefined);
+  assert.deepEqual(cache.stats(), { hits: 0, misses: 0, bodies: 2, chars: 30 });
+});

@@ -5,13 +5,21 @@
  * process holds is still the row's. A body is therefore never served for a row that changed, was deleted
  * or belongs to someone else, on whichever instance the change was made.
  *
- * The least recently used bodies go first once the kept text passes `maxChars` (JSON is ASCII but for the
- * odd name, so about one byte per character).
+ * A body a page serves is also kept encoded as UTF-8, made at its first such use, so that later pages splice
+ * its bytes into their answers instead of encoding the same text again.
+ *
+ * The least recently used bodies go first once what is kept passes `maxChars`: the text's characters and
+ * the encoded copies' bytes (JSON is ASCII but for the odd name, so about one byte per character).
  */
 export interface CachedBody {
   version: string;
   body: string;
+  /** `body` as UTF-8 (`bytesOf`), once a page has served it. */
+  bytes?: Buffer;
 }
+
+/** What an entry adds to the cache's size. */
+const sizeOf = (entry: CachedBody) => entry.body.length + (entry.bytes?.length ?? 0);
 
 export interface BodyCacheStats {
   hits: number;
@@ -50,16 +58,37 @@ export class BodyCache {
     const key = `${resourceType}/${id}`;
     const old = this.entries.get(key);
     if (old) {
-      this.chars -= old.body.length;
+      this.chars -= sizeOf(old);
       this.entries.delete(key);
     }
     if (body.length > this.maxChars) return;
     this.entries.set(key, { version, body });
     this.chars += body.length;
+    this.evict();
+  }
+
+  /**
+   * The kept body of the resource as UTF-8, encoded at its first call, when `body` is the text kept for it
+   * (the same string a read just took from this cache or put into it); undefined otherwise.
+   */
+  bytesOf(resourceType: string, id: string, body: string): Buffer | undefined {
+    const key = `${resourceType}/${id}`;
+    const entry = this.entries.get(key);
+    if (entry?.body !== body) return undefined;
+    if (!entry.bytes) {
+      entry.bytes = Buffer.from(body);
+      this.chars += entry.bytes.length;
+      this.evict();
+    }
+    return entry.bytes;
+  }
+
+  /** Drops the least recently used entries until what is kept fits. */
+  private evict(): void {
     for (const [oldest, entry] of this.entries) {
       if (this.chars <= this.maxChars) break;
       this.entries.delete(oldest);
-      this.chars -= entry.body.length;
+      this.chars -= sizeOf(entry);
     }
   }
 

@@ -2,7 +2,7 @@
  * Searches of the FHIR store: the filters of a search as SQL over `fhir_resources` and its search tables,
  * and its pages, by offset or from an id (docs/decisions.md#fhir-paging).
  */
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type Expression, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import type { DayRangeMatch } from '../date-search.js';
 import type { TokenValue } from '../token-search.js';
@@ -58,7 +58,8 @@ export interface PageSeek {
 /** A page of matches in id order, how many match, and whether matches lie before and after the page. */
 export interface SearchPage {
   total: number;
-  bodies: { id: string; body: string }[];
+  /** `bytes`: the body as UTF-8, when the body cache keeps it so (PostgreSQL). */
+  bodies: { id: string; body: string; bytes?: Buffer }[];
   before: boolean;
   after: boolean;
 }
@@ -224,6 +225,7 @@ export function countedPageAt<R>(
   type: string,
   limit: number,
   offset: number,
+  total: Expression<unknown> = where.select((eb) => eb.fn.countAll<number | string>().as('n')),
 ) {
   const ids = where.select('id').orderBy('id').limit(limit).offset(offset);
   return pick(db.selectFrom('fhir_resources'))
@@ -231,7 +233,20 @@ export function countedPageAt<R>(
     .where('id', 'in', ids)
     .orderBy('id')
     .limit(limit)
-    .select(where.select((eb) => eb.fn.countAll<number | string>().as('n')).as('total'));
+    .select(sql<number | string | null>`${total}`.as('total'));
+}
+
+/**
+ * How many resources of `type` `patient` has, as `fhir_patient_counts` keeps it (PostgreSQL, migration
+ * 0018, docs/decisions.md#fhir-patient-counts): the total of a search with no filter, read in the page's own
+ * statement and snapshot.
+ */
+export function keptCount(db: Kysely<Database>, type: string, patient: string): Expression<number | string> {
+  return sql<number | string>`coalesce((${db
+    .selectFrom('fhir_patient_counts')
+    .select('n')
+    .where('resource_type', '=', type)
+    .where('patient_id', '=', patient)}), 0)`;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   ROW_VERSION,
   byPatient,
   countedPageAt,
+  keptCount,
   versionIsGiven,
   searchResources,
   selectBodies,
@@ -38,6 +39,8 @@ export interface StoredResource {
   serviceDate: string | null;
   lastUpdated: number;
   body: string;
+  /** `body` as UTF-8, when the body cache keeps it so (PostgreSQL; a read by id, see `findResource`). */
+  bytes?: Buffer;
 }
 
 /**
@@ -345,6 +348,7 @@ async function withBodies<R extends ReadRow>(
   sources: SourceBodies,
   rows: R[],
   taxNumbers = false,
+  keep?: KeepStored,
 ): Promise<R[]> {
   const toStore: R[] = [];
   for (const row of rows) {
@@ -364,15 +368,20 @@ async function withBodies<R extends ReadRow>(
     if (!taxNumbers && row.body === '') toStore.push(row);
     row.body = made;
   }
-  await storeBodies(db, toStore);
+  await storeBodies(db, toStore, keep);
   return rows;
 }
+
+/** Given the body stored into a row and the row's version after the store (the body cache's `set`). */
+type KeepStored = (resourceType: string, id: string, version: string, body: string) => void;
 
 /**
  * Stores the bodies made of `rows` where none is stored yet, one statement per type and slice, each only over
  * the source it was made from: a claim a load replaced meanwhile keeps its new source, to be made anew.
+ * `keep` (PostgreSQL, with the body cache) is given each body stored with the version the store gave its row,
+ * so that the next read finds it kept instead of fetching what it just made.
  */
-async function storeBodies(db: Kysely<Database>, rows: readonly ReadRow[]): Promise<void> {
+async function storeBodies(db: Kysely<Database>, rows: readonly ReadRow[], keep?: KeepStored): Promise<void> {
   const byType = new Map<string, ReadRow[]>();
   for (const row of rows) byType.set(row.resource_type, [...(byType.get(row.resource_type) ?? []), row]);
   for (const [resourceType, ofType] of byType) {
@@ -381,7 +390,7 @@ async function storeBodies(db: Kysely<Database>, rows: readonly ReadRow[]): Prom
         slice.map((r) => sql`when ${r.id} then ${r.body}`),
         sql` `,
       )} end`;
-      await db
+      const update = db
         .updateTable('fhir_resources')
         .set({ body })
         .where('resource_type', '=', resourceType)
@@ -396,8 +405,15 @@ async function storeBodies(db: Kysely<Database>, rows: readonly ReadRow[]): Prom
             slice.map((r) => sql`when ${r.id} then ${sql.ref('source')} = ${r.source}`),
             sql` `,
           )} else false end`,
-        )
-        .execute();
+        );
+      if (!keep) {
+        await update.execute();
+        continue;
+      }
+      const made = new Map(slice.map((r) => [r.id, r.body]));
+      for (const { id, version } of await update.returning(['id', ROW_VERSION]).execute()) {
+        keep(resourceType, id, version, made.get(id)!);
+      }
     }
   }
 }
@@ -412,11 +428,19 @@ export interface FhirStoreOptions {
    * statements read `xmin`). Reads and pages then fetch a body only when the version kept is not the row's.
    */
   bodyCache?: BodyCache;
+  /**
+   * The first and `startIndex` pages of a search with no filter take their total from
+   * `fhir_patient_counts` (PostgreSQL: the server's), not from counting the patient's rows.
+   */
+  patientCounts?: boolean;
 }
 
 export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, options: FhirStoreOptions = {}) {
+  const { bodyCache } = options;
+  const keepStored: KeepStored | undefined =
+    bodyCache && ((type, id, version, body) => bodyCache.set(type, id, version, body));
   const made = <R extends ReadRow>(rows: R[], taxNumbers?: boolean) =>
-    withBodies(db, sources, rows, taxNumbers);
+    withBodies(db, sources, rows, taxNumbers, keepStored);
   // The hot statements are built once and, on PostgreSQL, sent by name (parsed and planned once per
   // connection): the reads by id, and the pages of a search with no filter (preparedPagesBy).
   const NAMED = { named: true };
@@ -438,7 +462,6 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
     (param) => ofType(param('type')).where(sql<boolean>`id = any(${param('ids')})`),
     NAMED,
   );
-  const { bodyCache } = options;
   type VersionedRow = Omit<ReadByIdRow, 'body' | 'source'> & {
     version: string;
     body: string | null;
@@ -553,6 +576,7 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
           param('type'),
           param('limit'),
           param('offset'),
+          options.patientCounts ? keptCount(db, param('type'), param('patient')) : undefined,
         ),
       NAMED,
     );
@@ -664,7 +688,14 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
         bodyCache && !q.taxNumbers
           ? await cachedPage(bodyCache, q)
           : await searchResources(db, q, selectBodies, unfiltered(q) ? bodyPages : undefined);
-      return { ...page, bodies: (await made(rows, q.taxNumbers)).map(({ id, body }) => ({ id, body })) };
+      const cache = q.taxNumbers ? undefined : bodyCache;
+      return {
+        ...page,
+        bodies: (await made(rows, q.taxNumbers)).map(({ resource_type, id, body }) => {
+          const bytes = cache?.bytesOf(resource_type, id, body);
+          return bytes ? { id, body, bytes } : { id, body };
+        }),
+      };
     },
 
     /** One resource; `taxNumbers`: a RIF claim with its lines' tax numbers (`IncludeTaxNumbers: true`). */
@@ -674,7 +705,10 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
       options: { taxNumbers?: boolean } = {},
     ): Promise<StoredResource | undefined> {
       const row = await readOne(resourceType, id, options.taxNumbers);
-      return row && storedResource((await made([row], options.taxNumbers))[0]!);
+      if (!row) return undefined;
+      const resource = storedResource((await made([row], options.taxNumbers))[0]!);
+      const bytes = options.taxNumbers ? undefined : bodyCache?.bytesOf(resourceType, id, resource.body);
+      return bytes ? { ...resource, bytes } : resource;
     },
 
     /** For `_include`: the resources `refs` name that exist; whose they are is the caller's to check. */

@@ -16,6 +16,7 @@ import * as fhirSearchValues from './0014-fhir-search-values.js';
 import * as rifClaimSources from './0015-rif-claim-sources.js';
 import * as developerPortal from './0016-developer-portal.js';
 import * as redeemCodeFunction from './0017-redeem-code-function.js';
+import * as fhirPatientCounts from './0018-fhir-patient-counts.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015-rif-claim-sources': rifClaimSources,
   '0016-developer-portal': developerPortal,
   '0017-redeem-code-function': redeemCodeFunction,
+  '0018-fhir-patient-counts': fhirPatientCounts,
 };
