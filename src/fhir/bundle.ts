@@ -96,7 +96,7 @@ export function searchsetBundle(page: Page): string | Buffer {
   ];
   const parts = [
     `${JSON.stringify(head).slice(0, -1)},"entry":[`,
-    ...entries.flatMap((parts, i) => (i === 0 ? parts : [',', ...parts])),
+    ...entries.flatMap((pieces, i) => (i === 0 ? pieces : [',', ...pieces])),
     ']}',
   ];
   if (parts.every((part) => typeof part === 'string')) return parts.join('');

@@ -107,7 +107,7 @@ export function createMetrics(sources: MetricsSources) {
     });
     new Gauge({
       name: 'openenroll_fhir_body_cache_size',
-      help: 'FHIR body cache: bodies kept, and their characters (about bytes)',
+      help: 'FHIR body cache: bodies kept, and their size (characters of text and bytes of UTF-8 copies)',
       labelNames: ['unit'] as const,
       registers: [registry],
       collect() {

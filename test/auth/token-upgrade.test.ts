@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { sql, Migrator, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { registerApp } from '../../src/auth/oauth/registration.js';
 import { createAppStore, type AppStore } from '../../src/auth/store/apps.js';
 import { sandboxIdentity } from '../../src/fhir/sandbox-identity.js';
 import { randomToken, sha256 } from '../../src/shared/crypto.js';
-import { migrations } from '../../src/storage/migrations/index.js';
+import { migrateBefore } from '../helpers/migrations.js';
 import { createTestDatabase, startService, type RunningService } from '../helpers/service.js';
 import { refresh, revoke, userinfo, type TestApp } from '../helpers/token-calls.js';
 
@@ -18,7 +18,6 @@ import { refresh, revoke, userinfo, type TestApp } from '../helpers/token-calls.
  */
 
 const HOUR = 3_600_000;
-const before0012 = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0012'));
 
 interface OldTokens {
   access: string;
@@ -73,13 +72,7 @@ async function writeOldTokens(db: Kysely<unknown>, now: number): Promise<OldToke
 before(async () => {
   const database = createTestDatabase();
   const storage = await database.open();
-  const migrator = new Migrator({
-    db: storage.db,
-    provider: { getMigrations: async () => before0012 },
-    ...(storage.schema ? { migrationTableSchema: storage.schema } : {}),
-  });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
+  await migrateBefore(storage, '0012');
   const now = Date.now();
   // The apps table as that version had it: the rows its store wrote, without the columns added since.
   const apps: AppStore = {

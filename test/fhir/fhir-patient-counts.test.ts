@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Migrator, sql, type Migration } from 'kysely';
+import { sql } from 'kysely';
 import { rifClaimSources } from '../../src/fhir/bfd/claim-source.js';
 import { createFhirStore } from '../../src/fhir/store/resources.js';
 import { migrate, type Storage } from '../../src/storage/connect.js';
-import { migrations } from '../../src/storage/migrations/index.js';
+import { migrateBefore } from '../helpers/migrations.js';
 import { minimalEob } from '../helpers/minimal-eob.js';
 import { startCountingService, type CountingService } from '../helpers/round-trips.js';
 import { createTestApp, createTestDatabase, onPostgres } from '../helpers/service.js';
@@ -49,14 +49,25 @@ async function countedRows(storage: Storage = running.service.storage): Promise<
   return Object.fromEntries(rows.map((r) => [`${r.resource_type}/${r.patient_id}`, Number(r.n)]));
 }
 
-/** What `fhir_patient_counts` holds, leaving out the pairs whose resources all went (n = 0). */
+/** What `fhir_patient_counts` sums to per pair, leaving out the pairs whose resources all went. */
 async function keptCounts(storage: Storage = running.service.storage): Promise<Counts> {
   const rows = await storage.db
     .selectFrom('fhir_patient_counts')
-    .select(['resource_type', 'patient_id', 'n'])
-    .where('n', '<>', 0)
+    .select(['resource_type', 'patient_id', (eb) => eb.fn.sum<number | string>('n').as('n')])
+    .groupBy(['resource_type', 'patient_id'])
     .execute();
-  return Object.fromEntries(rows.map((r) => [`${r.resource_type}/${r.patient_id}`, Number(r.n)]));
+  return Object.fromEntries(
+    rows.filter((r) => Number(r.n) !== 0).map((r) => [`${r.resource_type}/${r.patient_id}`, Number(r.n)]),
+  );
+}
+
+/** Rows of `fhir_patient_counts`: one per write that changed a count, until a load compacts them. */
+async function countRows(): Promise<number> {
+  const row = await running.service.storage.db
+    .selectFrom('fhir_patient_counts')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** The kept counts equal the rows' (PostgreSQL), and the enrollee's EOB pages say the same total. */
@@ -155,6 +166,54 @@ describe('the patients’ resource counts', () => {
     ]);
     assert.equal(await assertCountsHold(), before + 10);
   });
+
+  test(
+    'loads that each hold two patients’ counts, taken in opposite orders, both land',
+    concurrent,
+    async () => {
+      const before = await assertCountsHold();
+      // Each load writes one patient, waits until the other has written the other patient, then writes the
+      // patient the other one wrote: rows kept per patient and updated in place would deadlock here.
+      let arrived = 0;
+      let release!: () => void;
+      const bothWrote = new Promise<void>((resolve) => (release = resolve));
+      const load = (storage: Storage, first: string, second: string, prefix: string) =>
+        createFhirStore(storage.db, rifClaimSources).importAll(async (writer) => {
+          await writer.upsert([eobOf(`${prefix}-1`, first)]);
+          if (++arrived === 2) release();
+          await bothWrote;
+          await writer.upsert([eobOf(`${prefix}-2`, second)]);
+        });
+      await Promise.all([
+        load(running.service.storage, PID, OTHER_PID, 'cross-a'),
+        load(other, OTHER_PID, PID, 'cross-b'),
+      ]);
+      assert.equal(await assertCountsHold(), before + 2);
+    },
+  );
+
+  test('a load’s compaction leaves one row per patient and type, the same counts', concurrent, async () => {
+    const counted = await countedRows();
+    assert.ok((await countRows()) > Object.keys(counted).length, 'the writes above left several rows');
+    await createFhirStore(other.db, rifClaimSources).analyze();
+    assert.equal(await countRows(), Object.keys(counted).length);
+    assert.equal(await assertCountsHold(), counted[`${EOB}/${PID}`]);
+  });
+
+  test('TRUNCATE empties the counts with the resources', concurrent, async () => {
+    const database = createTestDatabase();
+    const storage = await database.open();
+    try {
+      await migrate(storage);
+      await importOn(storage, [minimalEob('t-1', 'p1', 1)]);
+      assert.deepEqual(await keptCounts(storage), { [`${EOB}/p1`]: 1 });
+      await sql`truncate fhir_resources`.execute(storage.db);
+      assert.deepEqual(await keptCounts(storage), {});
+    } finally {
+      await storage.close();
+      await database.drop();
+    }
+  });
 });
 
 test(
@@ -164,16 +223,7 @@ test(
     const database = createTestDatabase();
     const storage = await database.open();
     try {
-      const before0018 = Object.fromEntries(
-        Object.entries(migrations).filter(([name]) => name < '0018'),
-      ) as Record<string, Migration>;
-      const migrator = new Migrator({
-        db: storage.db,
-        provider: { getMigrations: async () => before0018 },
-        ...(storage.schema ? { migrationTableSchema: storage.schema } : {}),
-      });
-      const { error } = await migrator.migrateToLatest();
-      if (error) throw error;
+      await migrateBefore(storage, '0018');
       await createFhirStore(storage.db, rifClaimSources).importAll((writer) =>
         writer.upsert([minimalEob('m-1', 'p1', 1), minimalEob('m-2', 'p1', 1), minimalEob('m-3', 'p2', 1)]),
       );

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { Migrator, type Migration } from 'kysely';
 import { dayRangeMatch, parseDateSearch } from '../../src/fhir/date-search.js';
 import { createFhirStore } from '../../src/fhir/store/resources.js';
 import { rifClaimSources } from '../../src/fhir/bfd/claim-source.js';
 import { migrate, type Storage } from '../../src/storage/connect.js';
-import { migrations } from '../../src/storage/migrations/index.js';
+import { migrateBefore } from '../helpers/migrations.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/service.js';
 
 /**
@@ -43,16 +42,7 @@ const STORED = [
 before(async () => {
   database = createTestDatabase();
   storage = await database.open();
-  const before0014 = Object.fromEntries(
-    Object.entries(migrations).filter(([name]) => name < '0014'),
-  ) as Record<string, Migration>;
-  const migrator = new Migrator({
-    db: storage.db,
-    provider: { getMigrations: async () => before0014 },
-    ...(storage.schema ? { migrationTableSchema: storage.schema } : {}),
-  });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
+  await migrateBefore(storage, '0014');
   await storage.db
     .insertInto('fhir_resources')
     .values([

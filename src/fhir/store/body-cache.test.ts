@@ -61,3 +61,11 @@ test('encoding a body can push the least recently used out', () => {
   assert.equal(cache.get('EOB', 'a'), undefined);
   assert.deepEqual(cache.stats(), { hits: 0, misses: 0, bodies: 2, chars: 30 });
 });
+
+test('a body whose text and bytes would not fit together is served as text, and evicts nothing', () => {
+  const cache = new BodyCache(30);
+  cache.set('EOB', 'a', '1', 'x'.repeat(10));
+  cache.set('EOB', 'b', '1', 'y'.repeat(16));
+  assert.equal(cache.bytesOf('EOB', 'b', 'y'.repeat(16)), undefined);
+  assert.deepEqual(cache.stats(), { hits: 0, misses: 0, bodies: 2, chars: 26 });
+});

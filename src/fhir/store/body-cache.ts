@@ -69,15 +69,20 @@ export class BodyCache {
 
   /**
    * The kept body of the resource as UTF-8, encoded at its first call, when `body` is the text kept for it
-   * (the same string a read just took from this cache or put into it); undefined otherwise.
+   * (the same string a read just took from this cache or put into it); undefined otherwise. Like `get`, it
+   * makes the entry the most recently used.
    */
   bytesOf(resourceType: string, id: string, body: string): Buffer | undefined {
-    const key = `${resourceType}/${id}`;
-    const entry = this.entries.get(key);
+    const entry = this.get(resourceType, id);
     if (entry?.body !== body) return undefined;
     if (!entry.bytes) {
-      entry.bytes = Buffer.from(body);
-      this.chars += entry.bytes.length;
+      const length = Buffer.byteLength(body);
+      // Text and bytes together larger than the whole cache: served as text.
+      if (body.length + length > this.maxChars) return undefined;
+      // A buffer of its own: a small one from Node's shared pool would keep the whole pool block alive.
+      entry.bytes = Buffer.allocUnsafeSlow(length);
+      entry.bytes.write(body);
+      this.chars += length;
       this.evict();
     }
     return entry.bytes;

@@ -237,14 +237,14 @@ export function countedPageAt<R>(
 }
 
 /**
- * How many resources of `type` `patient` has, as `fhir_patient_counts` keeps it (PostgreSQL, migration
- * 0018, docs/decisions.md#fhir-patient-counts): the total of a search with no filter, read in the page's own
- * statement and snapshot.
+ * How many resources of `type` `patient` has: the sum of their changes in `fhir_patient_counts` (PostgreSQL,
+ * migration 0018, docs/decisions.md#fhir-patient-counts), the total of a search with no filter, read in the
+ * page's own statement and snapshot.
  */
 export function keptCount(db: Kysely<Database>, type: string, patient: string): Expression<number | string> {
   return sql<number | string>`coalesce((${db
     .selectFrom('fhir_patient_counts')
-    .select('n')
+    .select((eb) => eb.fn.sum<number | string>('n').as('n'))
     .where('resource_type', '=', type)
     .where('patient_id', '=', patient)}), 0)`;
 }

@@ -372,6 +372,32 @@ async function withBodies<R extends ReadRow>(
   return rows;
 }
 
+/**
+ * PostgreSQL: merges each patient's rows of `fhir_patient_counts` (one per write that changed their count,
+ * migration 0018) into one, dropping the patients left with none, so that a page sums a row or two. Writers
+ * only insert there, so this waits for none of them; a second compaction at the same time skips its turn
+ * (a transaction-scoped advisory lock). Run after each load (`analyze`).
+ */
+async function compactPatientCounts(db: Kysely<Database>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{ locked: boolean }>`
+      select pg_try_advisory_xact_lock(hashtext('openenroll.fhir_patient_counts')) as locked`.execute(trx);
+    if (!rows[0]?.locked) return;
+    await sql`
+      with merged as (
+        delete from fhir_patient_counts
+        where (resource_type, patient_id) in (
+          select resource_type, patient_id from fhir_patient_counts
+          group by resource_type, patient_id having count(*) > 1 or sum(n) = 0
+        )
+        returning resource_type, patient_id, n
+      )
+      insert into fhir_patient_counts (resource_type, patient_id, n)
+        select resource_type, patient_id, sum(n) from merged
+        group by resource_type, patient_id having sum(n) <> 0`.execute(trx);
+  });
+}
+
 /** Given the body stored into a row and the row's version after the store (the body cache's `set`). */
 type KeepStored = (resourceType: string, id: string, version: string, body: string) => void;
 
@@ -722,10 +748,12 @@ export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, opt
      * guesses, and an EOB page sorts every resource of the patient instead of walking the page index. The
      * visibility map, which only VACUUM sets, lets a search count its matches and walk past skipped ones on
      * the indexes alone, without visiting the table (an index-only scan). `fhir import` and `ingest rif`
-     * call it on PostgreSQL after each load (PostgreSQL manual: "Populating a Database", run ANALYZE
-     * afterwards; "Index-Only Scans and Covering Indexes", the visibility map).
+     * call it on PostgreSQL (only) after each load (PostgreSQL manual: "Populating a Database", run ANALYZE
+     * afterwards; "Index-Only Scans and Covering Indexes", the visibility map). It first merges the
+     * patients' count rows the load added (`compactPatientCounts`).
      */
     async analyze(): Promise<void> {
+      await compactPatientCounts(db);
       await sql`vacuum (analyze) fhir_resources`.execute(db);
     },
 
