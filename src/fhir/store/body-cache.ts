@@ -5,8 +5,8 @@
  * process holds is still the row's. A body is therefore never served for a row that changed, was deleted
  * or belongs to someone else, on whichever instance the change was made.
  *
- * A body a page serves is also kept encoded as UTF-8, made at its first such use, so that later pages splice
- * its bytes into their answers instead of encoding the same text again.
+ * A body a page or a read serves is also kept encoded as UTF-8, made at its first such use, so that later
+ * answers splice or send its bytes instead of encoding the same text again.
  *
  * The least recently used bodies go first once what is kept passes `maxChars`: the text's characters and
  * the encoded copies' bytes (JSON is ASCII but for the odd name, so about one byte per character).
@@ -14,7 +14,7 @@
 export interface CachedBody {
   version: string;
   body: string;
-  /** `body` as UTF-8 (`bytesOf`), once a page has served it. */
+  /** `body` as UTF-8 (`bytesOf`), once a page or a read has served it. */
   bytes?: Buffer;
 }
 

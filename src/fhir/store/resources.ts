@@ -348,7 +348,7 @@ async function withBodies<R extends ReadRow>(
   sources: SourceBodies,
   rows: R[],
   taxNumbers = false,
-  keep?: KeepStored,
+  keep?: BodyCache,
 ): Promise<R[]> {
   const toStore: R[] = [];
   for (const row of rows) {
@@ -398,16 +398,13 @@ async function compactPatientCounts(db: Kysely<Database>): Promise<void> {
   });
 }
 
-/** Given the body stored into a row and the row's version after the store (the body cache's `set`). */
-type KeepStored = (resourceType: string, id: string, version: string, body: string) => void;
-
 /**
  * Stores the bodies made of `rows` where none is stored yet, one statement per type and slice, each only over
  * the source it was made from: a claim a load replaced meanwhile keeps its new source, to be made anew.
- * `keep` (PostgreSQL, with the body cache) is given each body stored with the version the store gave its row,
- * so that the next read finds it kept instead of fetching what it just made.
+ * `keep` (PostgreSQL's body cache) keeps each body stored under the version the store gave its row, so that
+ * the next read finds it kept instead of fetching what it just made.
  */
-async function storeBodies(db: Kysely<Database>, rows: readonly ReadRow[], keep?: KeepStored): Promise<void> {
+async function storeBodies(db: Kysely<Database>, rows: readonly ReadRow[], keep?: BodyCache): Promise<void> {
   const byType = new Map<string, ReadRow[]>();
   for (const row of rows) byType.set(row.resource_type, [...(byType.get(row.resource_type) ?? []), row]);
   for (const [resourceType, ofType] of byType) {
@@ -438,7 +435,7 @@ async function storeBodies(db: Kysely<Database>, rows: readonly ReadRow[], keep?
       }
       const made = new Map(slice.map((r) => [r.id, r.body]));
       for (const { id, version } of await update.returning(['id', ROW_VERSION]).execute()) {
-        keep(resourceType, id, version, made.get(id)!);
+        keep.set(resourceType, id, version, made.get(id)!);
       }
     }
   }
@@ -463,10 +460,8 @@ export interface FhirStoreOptions {
 
 export function createFhirStore(db: Kysely<Database>, sources: SourceBodies, options: FhirStoreOptions = {}) {
   const { bodyCache } = options;
-  const keepStored: KeepStored | undefined =
-    bodyCache && ((type, id, version, body) => bodyCache.set(type, id, version, body));
   const made = <R extends ReadRow>(rows: R[], taxNumbers?: boolean) =>
-    withBodies(db, sources, rows, taxNumbers, keepStored);
+    withBodies(db, sources, rows, taxNumbers, bodyCache);
   // The hot statements are built once and, on PostgreSQL, sent by name (parsed and planned once per
   // connection): the reads by id, and the pages of a search with no filter (preparedPagesBy).
   const NAMED = { named: true };
