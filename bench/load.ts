@@ -42,6 +42,22 @@ export function turns<T>(servers: readonly T[], round: number): T[] {
 }
 
 /**
+ * `measure` run `rounds` times on each server, the servers taking their turns (`turns`), one at a time;
+ * each server's results in the order of its rounds. `measure` is given the round, counted from 0.
+ */
+export async function inTurns<S, T>(
+  servers: readonly S[],
+  rounds: number,
+  measure: (server: S, round: number) => Promise<T>,
+): Promise<Map<S, T[]>> {
+  const results = new Map<S, T[]>(servers.map((server) => [server, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const server of turns(servers, round)) results.get(server)!.push(await measure(server, round));
+  }
+  return results;
+}
+
+/**
  * Rounds of one load as one: responses, failures, errors and load time summed, the response times together.
  * Of autocannon's own result only the error and timeout counts are kept (summed).
  */

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect } from '../src/storage/connect.js';
 import type { GetTarget } from './eob.js';
-import { getLoad, mergeLoads, turns, type LoadResult } from './load.js';
+import { getLoad, inTurns, mergeLoads, type LoadResult } from './load.js';
 import {
   mergeSearches,
   searchBench,
@@ -191,17 +191,12 @@ async function prepare(
  * measurement by measurement; a database's figures merge its rounds, and `roundRates` keeps each round's.
  */
 async function measureAll(prepared: Prepared[], options: Options): Promise<Figures[]> {
-  const inTurns = async <T>(measure: (p: Prepared) => Promise<T>): Promise<Map<Prepared, T[]>> => {
-    const rounds = new Map<Prepared, T[]>(prepared.map((p) => [p, []]));
-    for (let round = 0; round < options.rounds; round++) {
-      for (const p of turns(prepared, round)) rounds.get(p)!.push(await measure(p));
-    }
-    return rounds;
-  };
   const lookup = (pick: (p: Prepared) => GetTarget[]) =>
-    inTurns((p) => getLoad(p.server.url, '', pick(p), options.connections, options.duration));
+    inTurns(prepared, options.rounds, (p) =>
+      getLoad(p.server.url, '', pick(p), options.connections, options.duration),
+    );
   const search = (utilization: boolean) =>
-    inTurns((p) =>
+    inTurns(prepared, options.rounds, (p) =>
       searchBench(p.server.url, p.server.pid, p.key, options.connections, options.duration, utilization),
     );
   const zipRounds = await lookup((p) => p.zipTargets);

@@ -23,11 +23,10 @@ import {
   writeEobNdjson,
   type EobShape,
   type GetTarget,
-  type Served,
 } from './eob.js';
 import { sql } from 'kysely';
 import { connect } from '../src/storage/connect.js';
-import { codeLoad, getLoad, refreshLoad, turns, type LoadResult } from './load.js';
+import { codeLoad, getLoad, inTurns, refreshLoad, turns, type LoadResult } from './load.js';
 import { CodeIssuer, prepareBearer, prepareFamilies } from './prepare.js';
 import { formatSummary, summariseProfile } from './profile.js';
 import {
@@ -530,23 +529,20 @@ async function runTokenBenchmarks(group: UnderTest[], options: Options, argv: st
         reportLoad(`refresh warm-up (${underTest.kind})`, warm, options);
       }
     }
-    const rounds = new Rounds();
-    for (let round = 0; round < options.rounds; round++) {
-      for (const underTest of turns(group, round)) {
-        const { server } = underTest;
-        // A new consent per app revokes the family before: every connection starts a fresh chain.
-        const families = await prepareFamilies(server.url, apps.get(underTest)!, options.refreshScope);
-        const name = roundName(`refresh ${underTest.kind}`, round, options.rounds);
-        log(
-          `${name}: ${C} token families (${C} apps × 1 enrollee); ${C} connections for ${options.duration} s`,
-        );
-        const load = await refreshLoad(server.url, families, options.duration);
-        reportLoad(name, load, options);
-        rounds.add(underTest, load);
-      }
-    }
+    const rounds = await inTurns(group, options.rounds, async (underTest, round) => {
+      const { server } = underTest;
+      // A new consent per app revokes the family before: every connection starts a fresh chain.
+      const families = await prepareFamilies(server.url, apps.get(underTest)!, options.refreshScope);
+      const name = roundName(`refresh ${underTest.kind}`, round, options.rounds);
+      log(
+        `${name}: ${C} token families (${C} apps × 1 enrollee); ${C} connections for ${options.duration} s`,
+      );
+      const load = await refreshLoad(server.url, families, options.duration);
+      reportLoad(name, load, options);
+      return load;
+    });
     for (const underTest of group) {
-      const loads = rounds.of(underTest);
+      const loads = rounds.get(underTest)!;
       rows.push(
         toRow('refresh', underTest.database.label, options, argv, loads, autocannonMeanOf(loads), [
           `warm-up ${options.warmup} s; scope "${options.refreshScope}"`,
@@ -672,23 +668,18 @@ async function runEobBenchmark(
   ).filter(([load]) => options.eobLoads.includes(load));
   const rows: Row[] = [];
   for (const [load, name, what] of runs) {
-    const rounds = new Rounds();
-    const served = new Map<UnderTest, Served[]>();
-    for (let round = 0; round < options.rounds; round++) {
-      for (const underTest of turns(group, round)) {
-        const { bearer, byLoad } = targets.get(underTest)!;
-        const named = roundName(`${name} ${shape} ${underTest.kind}`, round, options.rounds);
-        log(`${named}: ${EOB_COUNT} EOBs of 1 enrollee, ${what}; ${C} connections for ${options.duration} s`);
-        const counted = countingBytes(byLoad[load]);
-        const result = await getLoad(underTest.server.url, bearer, counted.targets, C, options.duration);
-        reportLoad(named, result, options);
-        rounds.add(underTest, result);
-        served.set(underTest, [...(served.get(underTest) ?? []), counted.served]);
-      }
-    }
+    const rounds = await inTurns(group, options.rounds, async (underTest, round) => {
+      const { bearer, byLoad } = targets.get(underTest)!;
+      const named = roundName(`${name} ${shape} ${underTest.kind}`, round, options.rounds);
+      log(`${named}: ${EOB_COUNT} EOBs of 1 enrollee, ${what}; ${C} connections for ${options.duration} s`);
+      const counted = countingBytes(byLoad[load]);
+      const result = await getLoad(underTest.server.url, bearer, counted.targets, C, options.duration);
+      reportLoad(named, result, options);
+      return { result, served: counted.served };
+    });
     for (const underTest of group) {
-      const loads = rounds.of(underTest);
-      const counts = served.get(underTest)!;
+      const loads = rounds.get(underTest)!.map((r) => r.result);
+      const counts = rounds.get(underTest)!.map((r) => r.served);
       const responses = counts.reduce((sum, c) => sum + c.responses, 0);
       const bytes = responses ? counts.reduce((sum, c) => sum + c.bytes, 0) / responses : 0;
       rows.push(
